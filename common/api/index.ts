@@ -1,0 +1,4 @@
+export * from './protocol';
+export * from './contract';
+export * from './studio';
+export * from './client';
