@@ -17,16 +17,26 @@ export interface Contract<M extends MethodTable = MethodTable, E extends EventTa
   events: E;
 }
 
-export type InputOf<C extends Contract, K extends keyof C['methods']> = z.input<C['methods'][K]['input']>;
-export type ParsedInputOf<C extends Contract, K extends keyof C['methods']> = z.output<
-  C['methods'][K]['input']
->;
-export type OutputOf<C extends Contract, K extends keyof C['methods']> = z.output<C['methods'][K]['output']>;
-export type PayloadOf<C extends Contract, K extends keyof C['events']> = z.output<C['events'][K]>;
+type SpecOf<C extends Contract, K> = K extends keyof C['methods']
+  ? C['methods'][K] extends MethodSpec
+    ? C['methods'][K]
+    : never
+  : never;
+type EventOf<C extends Contract, K> = K extends keyof C['events']
+  ? C['events'][K] extends z.ZodType
+    ? C['events'][K]
+    : never
+  : never;
+
+export type InputOf<C extends Contract, K> = z.input<SpecOf<C, K>['input']>;
+export type ParsedInputOf<C extends Contract, K> = z.output<SpecOf<C, K>['input']>;
+export type OutputOf<C extends Contract, K> = z.output<SpecOf<C, K>['output']>;
+export type RawOutputOf<C extends Contract, K> = z.input<SpecOf<C, K>['output']>;
+export type PayloadOf<C extends Contract, K> = z.output<EventOf<C, K>>;
 
 /** What the serving side implements: one async function per method. */
 export type Handlers<C extends Contract> = {
-  [K in keyof C['methods']]: (input: ParsedInputOf<C, K>) => Promise<z.input<C['methods'][K]['output']>>;
+  [K in keyof C['methods']]: (input: ParsedInputOf<C, K>) => Promise<RawOutputOf<C, K>>;
 };
 
 type GroupOf<K> = K extends `${infer G}.${string}` ? G : never;

@@ -3,7 +3,7 @@
  * the handler, validates its output, and turns any failure into an error shape. Electron IPC
  * and the WebSocket host both call `dispatch`; neither knows any method by name.
  */
-import type { Contract, Handlers } from '../../common/api/contract';
+import type { Contract, Handlers, MethodSpec } from '../../common/api/contract';
 import { ApiError, type CallResult } from '../../common/api/protocol';
 import { ScenarioError, formatPath } from '../../common/scenario/errors';
 
@@ -18,7 +18,7 @@ export interface ServedApi {
 /** Serves `handlers` under `contract`. */
 export function serveApi<C extends Contract>(contract: C, handlers: Handlers<C>): ServedApi {
   const sinks = new Set<(event: string, payload: unknown) => void>();
-  const methods = contract.methods as Record<string, C['methods'][keyof C['methods']]>;
+  const methods = contract.methods as Record<string, MethodSpec>;
   const table = handlers as Record<string, (input: unknown) => Promise<unknown>>;
   return {
     async dispatch(method, input) {
