@@ -122,7 +122,8 @@ export function checkConsistency(s: Scenario): ValidationIssue[] {
       if (!declared[kind].has(id)) {
         const x = index % map.width;
         const y = Math.floor(index / map.width);
-        err(`map.zones.${kind}[${index}]`, `expected a ${kind} zone id from the tree, got ${id} (tile ${x},${y})`);
+        const article = kind === 'sector' || kind === 'spawn' ? 'a' : 'an';
+        err(`map.zones.${kind}[${index}]`, `expected ${article} ${kind} zone id from the tree, got ${id} (tile ${x},${y})`);
       }
     });
   }

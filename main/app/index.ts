@@ -1,0 +1,76 @@
+/**
+ * The Electron entry: one window with secure defaults, the StudioApi on IPC, and nothing else
+ * reachable from the page (no Node, no navigation, no new windows, no remote content).
+ */
+import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
+import { join, resolve } from 'node:path';
+import { createStudioApi } from '../api/studio';
+import { CALL_CHANNEL, EVENT_CHANNEL } from '../../preload/bridge';
+import { CONTENT_SECURITY_POLICY } from '../host/server';
+
+// Built to out/main/index.js; the repo (or app.asar) root is two levels up.
+const appRoot = resolve(import.meta.dirname, '../..');
+const templatesDir = app.isPackaged ? join(process.resourcesPath, 'templates') : join(appRoot, 'templates');
+
+const api = createStudioApi({ templatesDir, transport: 'electron', version: app.getVersion() });
+
+function createWindow(): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1440,
+    height: 900,
+    show: false,
+    title: 'Simulacra Studio',
+    webPreferences: {
+      preload: join(appRoot, 'out/preload/index.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webviewTag: false,
+      spellcheck: false,
+    },
+  });
+  win.once('ready-to-show', () => win.show());
+  // The studio is one local page: every navigation elsewhere and every new window is denied;
+  // http(s) links open in the user's browser instead.
+  win.webContents.on('will-navigate', (event) => event.preventDefault());
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  void win.loadFile(join(appRoot, 'out/renderer/index.html'));
+  return win;
+}
+
+app.enableSandbox();
+if (!app.requestSingleInstanceLock()) app.quit();
+
+app.whenReady().then(() => {
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({
+      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] },
+    });
+  });
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  ipcMain.handle(CALL_CHANNEL, (event, method: unknown, input: unknown) => {
+    // Only our own page may call; a frame from anywhere else gets nothing.
+    if (!event.senderFrame?.url.startsWith('file://')) {
+      return { ok: false, error: { code: 'transport', name: 'ApiError', message: 'untrusted sender' } };
+    }
+    return api.dispatch(String(method), input);
+  });
+  api.onEvent((name, payload) => {
+    for (const win of BrowserWindow.getAllWindows()) win.webContents.send(EVENT_CHANNEL, name, payload);
+  });
+  const win = createWindow();
+  app.on('second-instance', () => {
+    if (win.isMinimized()) win.restore();
+    win.focus();
+  });
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createWindow();
+  });
+});
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
