@@ -16,18 +16,34 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
     },
   },
   {
     files: ['common/**'],
     rules: fence([
-      { group: ['electron', 'node:*', 'fs', 'path', 'os'], message: 'common/ runs on both sides: no Node or Electron.' },
-      { group: ['**/main/**', '**/renderer/**', '**/preload/**'], message: 'common/ depends on nothing of ours.' },
+      {
+        group: ['electron', 'node:*', 'fs', 'path', 'os'],
+        message: 'common/ runs on both sides: no Node or Electron.',
+      },
+      {
+        group: ['**/main/**', '**/renderer/**', '**/preload/**'],
+        message: 'common/ depends on nothing of ours.',
+      },
     ]),
   },
   {
-    files: ['main/engine/**', 'main/models/**', 'main/packs/**', 'main/cli/**', 'main/host/**', 'main/api/**'],
+    files: [
+      'main/engine/**',
+      'main/models/**',
+      'main/packs/**',
+      'main/cli/**',
+      'main/host/**',
+      'main/api/**',
+    ],
     rules: fence([
       { group: ['electron'], message: 'Only main/app may import electron (it must run headless).' },
       { group: ['**/renderer/**', '**/preload/**'], message: 'main/ must not import the UI.' },
@@ -39,8 +55,14 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       ...fence([
-        { group: ['electron', 'node:*'], message: 'The renderer has no Node: call window.studio instead.' },
-        { group: ['**/main/**', '**/preload/**'], message: 'The renderer talks to main only through StudioApi.' },
+        {
+          group: ['electron', 'node:*'],
+          message: 'The renderer has no Node: call window.studio instead.',
+        },
+        {
+          group: ['**/main/**', '**/preload/**'],
+          message: 'The renderer talks to main only through StudioApi.',
+        },
       ]),
     },
   },

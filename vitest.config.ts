@@ -2,7 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['common/**/*.test.ts', 'main/**/*.test.ts', 'renderer/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: [
+      'common/**/*.test.ts',
+      'main/**/*.test.ts',
+      'renderer/**/*.test.ts',
+      'scripts/**/*.test.ts',
+    ],
     setupFiles: ['fake-indexeddb/auto'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -35,7 +35,13 @@ const unitJson = `${results}/unit.json`;
 rmSync(unitJson, { force: true });
 stages.push([
   'unit',
-  run('unit tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${unitJson}`]),
+  run('unit tests', 'npx', [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile=${unitJson}`,
+  ]),
 ]);
 const unit = readJson(unitJson);
 let passed = unit?.numPassedTests ?? 0;
@@ -59,6 +65,7 @@ if (e2e?.stats) {
 
 const broken = stages.filter(([, ok]) => !ok).map(([name]) => name);
 console.log(`\nstages: ${stages.map(([n, ok]) => `${n} ${ok ? 'ok' : 'FAILED'}`).join(', ')}`);
-if (e2e?.stats?.skipped) console.log(`(${e2e.stats.skipped} e2e tests skipped; see their reasons above)`);
+if (e2e?.stats?.skipped)
+  console.log(`(${e2e.stats.skipped} e2e tests skipped; see their reasons above)`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(broken.length === 0 && failed === 0 ? 0 : 1);

@@ -17,7 +17,10 @@ export interface ClientTransport {
  * @example const studio = createApiClient(studioContract, webSocketTransport(url));
  *          await studio.packs.export({ scenario });
  */
-export function createApiClient<C extends Contract>(contract: C, transport: ClientTransport): ClientOf<C> {
+export function createApiClient<C extends Contract>(
+  contract: C,
+  transport: ClientTransport,
+): ClientOf<C> {
   const groups: Record<string, Record<string, unknown>> = {};
   for (const [key, spec] of Object.entries(contract.methods)) {
     const [group, name] = key.split('.') as [string, string];

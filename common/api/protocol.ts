@@ -44,8 +44,7 @@ export const clientMessageSchema = z.object({
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
 export type ServerMessage =
-  | ({ kind: 'result'; id: number } & CallResult)
-  | { kind: 'event'; name: string; payload: unknown };
+  ({ kind: 'result'; id: number } & CallResult) | { kind: 'event'; name: string; payload: unknown };
 
 /** An error raised by a handler or a client, carrying its wire shape. */
 export class ApiError extends Error {
@@ -63,6 +62,12 @@ export class ApiError extends Error {
 
   /** The shape sent over the wire. */
   toShape(): ApiErrorShape {
-    return { code: this.code, name: this.name, message: this.message, file: this.file, issues: this.issues };
+    return {
+      code: this.code,
+      name: this.name,
+      message: this.message,
+      file: this.file,
+      issues: this.issues,
+    };
   }
 }

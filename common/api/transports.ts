@@ -21,9 +21,13 @@ export function webSocketTransport(url: string): ClientTransport {
   const socket = new WebSocket(url);
   const opened = new Promise<void>((resolve, reject) => {
     socket.addEventListener('open', () => resolve(), { once: true });
-    socket.addEventListener('close', (e) => reject(new Error(`studio host refused the connection (${e.code})`)), {
-      once: true,
-    });
+    socket.addEventListener(
+      'close',
+      (e) => reject(new Error(`studio host refused the connection (${e.code})`)),
+      {
+        once: true,
+      },
+    );
   });
   opened.catch(() => undefined); // reported through each call instead
   socket.addEventListener('message', (e) => {
@@ -42,7 +46,14 @@ export function webSocketTransport(url: string): ClientTransport {
   });
   socket.addEventListener('close', () => {
     for (const resolve of pending.values()) {
-      resolve({ ok: false, error: { code: 'transport', name: 'ApiError', message: 'connection to the studio host was lost' } });
+      resolve({
+        ok: false,
+        error: {
+          code: 'transport',
+          name: 'ApiError',
+          message: 'connection to the studio host was lost',
+        },
+      });
     }
     pending.clear();
   });
@@ -51,7 +62,10 @@ export function webSocketTransport(url: string): ClientTransport {
       try {
         await opened;
       } catch (err) {
-        return { ok: false, error: { code: 'transport', name: 'ApiError', message: (err as Error).message } };
+        return {
+          ok: false,
+          error: { code: 'transport', name: 'ApiError', message: (err as Error).message },
+        };
       }
       const id = nextId++;
       return new Promise<CallResult>((resolve) => {

@@ -37,5 +37,7 @@ export function resolveAddress(tree: EnvTree, address: string): ResolvedAddress 
 
 /** Every arena address in the tree, in tree order. */
 export function arenaAddresses(tree: EnvTree): string[] {
-  return tree.sectors.flatMap((s) => s.arenas.map((a) => formatAddress(tree.world, s.name, a.name)));
+  return tree.sectors.flatMap((s) =>
+    s.arenas.map((a) => formatAddress(tree.world, s.name, a.name)),
+  );
 }

@@ -40,7 +40,10 @@ export function migrateScenario(
   const version = doc.schemaVersion;
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
     throw new ScenarioError([
-      { path: 'schemaVersion', message: `expected a positive integer, got ${JSON.stringify(version)}` },
+      {
+        path: 'schemaVersion',
+        message: `expected a positive integer, got ${JSON.stringify(version)}`,
+      },
     ]);
   }
   if (version > target) {
@@ -55,7 +58,9 @@ export function migrateScenario(
   for (let v = version; v < target; v++) {
     const step = migrations.find((m) => m.from === v);
     if (!step) {
-      throw new ScenarioError([{ path: 'schemaVersion', message: `no migration from format ${v}` }]);
+      throw new ScenarioError([
+        { path: 'schemaVersion', message: `no migration from format ${v}` },
+      ]);
     }
     doc = { ...step.up(doc), schemaVersion: v + 1 };
     applied.push(step.name);

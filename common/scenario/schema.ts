@@ -165,7 +165,10 @@ export const settingsSchema = z.object({
   /** Game start as a local date-time, ISO form without zone: "2023-02-13T07:00:00". */
   startTime: z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, 'expected a date-time like 2023-02-13T07:00:00'),
+    .regex(
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/,
+      'expected a date-time like 2023-02-13T07:00:00',
+    ),
   secondsPerStep: z.number().int().min(1).max(3600).default(DEFAULT_SECONDS_PER_STEP),
   reflectionThreshold: z.number().min(1).max(10_000).default(DEFAULT_REFLECTION_THRESHOLD),
   models: z
@@ -180,7 +183,12 @@ export const settingsSchema = z.object({
     })
     .default({ lifestylePolicy: true, socialMemory: true, mindWandering: true }),
   /** Seed for every random choice in a run, so runs are reproducible. */
-  seed: z.number().int().min(0).max(2 ** 32 - 1).default(1),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 32 - 1)
+    .default(1),
 });
 
 /** The structural schema. `scenarioSchema` adds cross-field checks on top of it. */

@@ -20,7 +20,14 @@ function smallTown(): Scenario {
       zone: 1,
       name: 'Rowan house',
       description: '',
-      arenas: [{ zone: 1, name: 'bedroom', description: '', objects: [{ zone: 1, name: 'bed', description: '', defaultState: 'idle' }] }],
+      arenas: [
+        {
+          zone: 1,
+          name: 'bedroom',
+          description: '',
+          objects: [{ zone: 1, name: 'bed', description: '', defaultState: 'idle' }],
+        },
+      ],
     },
   ];
   s.tree.spawns = [{ zone: 1, name: 'bedside' }];
@@ -59,7 +66,14 @@ describe('scenario validation', () => {
 
   it('fills defaults a hand-written persona leaves out', () => {
     const raw = JSON.parse(JSON.stringify(smallTown()));
-    for (const key of ['visionRadius', 'attentionBandwidth', 'retention', 'retrievalWeights', 'sprite', 'knownPlaces']) {
+    for (const key of [
+      'visionRadius',
+      'attentionBandwidth',
+      'retention',
+      'retrievalWeights',
+      'sprite',
+      'knownPlaces',
+    ]) {
       delete raw.personas[0][key];
     }
     const scenario = parseScenario(raw);
@@ -77,7 +91,9 @@ describe('scenario validation', () => {
     raw.personas[0].age = 'thirty';
     const result = validateScenario(raw);
     expect(result.ok).toBe(false);
-    expect(result.issues).toEqual([{ path: 'personas[0].age', message: expect.stringMatching(/expected number/) }]);
+    expect(result.issues).toEqual([
+      { path: 'personas[0].age', message: expect.stringMatching(/expected number/) },
+    ]);
   });
 
   it('reports every cross-field problem at once, each with its path', () => {
@@ -86,15 +102,26 @@ describe('scenario validation', () => {
     raw.map.zones.arena[23] = 9;
     raw.personas[0].livingArea = 'Tiny Town:Rowan house:attic';
     raw.personas[0].spawn = 4;
-    raw.tree.sectors[0].arenas[0].objects.push({ zone: 1, name: 'bed', description: '', defaultState: 'idle' });
+    raw.tree.sectors[0].arenas[0].objects.push({
+      zone: 1,
+      name: 'bed',
+      description: '',
+      defaultState: 'idle',
+    });
     const result = validateScenario(raw);
     expect(result.ok).toBe(false);
     const byPath = Object.fromEntries(result.issues.map((i) => [i.path, i.message]));
     expect(byPath['map.collision']).toBe('expected 24 cells (width 6 × height 4), got 23');
-    expect(byPath['map.zones.arena[23]']).toBe('expected an arena zone id from the tree, got 9 (tile 5,3)');
-    expect(byPath['personas[0].livingArea']).toMatch(/expected the address of an arena in the tree, got "Tiny Town:Rowan house:attic"/);
+    expect(byPath['map.zones.arena[23]']).toBe(
+      'expected an arena zone id from the tree, got 9 (tile 5,3)',
+    );
+    expect(byPath['personas[0].livingArea']).toMatch(
+      /expected the address of an arena in the tree, got "Tiny Town:Rowan house:attic"/,
+    );
     expect(byPath['personas[0].spawn']).toMatch(/expected a spawn zone id/);
-    expect(byPath['tree.sectors[0].arenas[0].objects[1].zone']).toMatch(/unique object zone id; 1 is also used by/);
+    expect(byPath['tree.sectors[0].arenas[0].objects[1].zone']).toMatch(
+      /unique object zone id; 1 is also used by/,
+    );
     expect(byPath['tree.sectors[0].arenas[0].objects[1].name']).toMatch(/unique object name/);
   });
 
@@ -120,7 +147,11 @@ describe('scenario validation', () => {
 
 describe('migrations', () => {
   const steps: Migration[] = [
-    { from: 1, name: 'RenameHomeToLivingArea', up: (d) => ({ ...d, livingArea: d.home, home: undefined }) },
+    {
+      from: 1,
+      name: 'RenameHomeToLivingArea',
+      up: (d) => ({ ...d, livingArea: d.home, home: undefined }),
+    },
     { from: 2, name: 'AddSeed', up: (d) => ({ ...d, seed: '' }) },
   ];
 
@@ -131,18 +162,25 @@ describe('migrations', () => {
   });
 
   it('fails clearly when a step is missing', () => {
-    expect(() => migrateScenario({ schemaVersion: 1 }, steps.slice(1), 3)).toThrow(/no migration from format 1/);
+    expect(() => migrateScenario({ schemaVersion: 1 }, steps.slice(1), 3)).toThrow(
+      /no migration from format 1/,
+    );
   });
 
   it('rejects a missing or non-integer schemaVersion', () => {
-    expect(() => migrateScenario({})).toThrow(/schemaVersion: expected a positive integer, got undefined/);
+    expect(() => migrateScenario({})).toThrow(
+      /schemaVersion: expected a positive integer, got undefined/,
+    );
     expect(() => migrateScenario([])).toThrow(/expected a scenario object/);
   });
 });
 
 describe('seed clauses and addresses', () => {
   it('turns each semicolon clause into one memory, ignoring blanks', () => {
-    expect(seedClauses(' Ada repairs clocks;;  Ada  likes tea ; ')).toEqual(['Ada repairs clocks', 'Ada likes tea']);
+    expect(seedClauses(' Ada repairs clocks;;  Ada  likes tea ; ')).toEqual([
+      'Ada repairs clocks',
+      'Ada likes tea',
+    ]);
   });
 
   it('resolves addresses down to objects and rejects unknown parts', () => {

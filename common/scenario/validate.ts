@@ -54,7 +54,10 @@ export function checkConsistency(s: Scenario): ValidationIssue[] {
 
   const gridLength = (path: string, g: number[]) => {
     if (g.length !== cells) {
-      err(path, `expected ${cells} cells (width ${map.width} × height ${map.height}), got ${g.length}`);
+      err(
+        path,
+        `expected ${cells} cells (width ${map.width} × height ${map.height}), got ${g.length}`,
+      );
     }
   };
   map.layers.forEach((layer, i) => {
@@ -70,7 +73,10 @@ export function checkConsistency(s: Scenario): ValidationIssue[] {
   gridLength('map.collision', map.collision);
   const badCollision = map.collision.findIndex((c) => c > 1);
   if (badCollision >= 0) {
-    err(`map.collision[${badCollision}]`, `expected 0 (walkable) or 1 (blocked), got ${map.collision[badCollision]}`);
+    err(
+      `map.collision[${badCollision}]`,
+      `expected 0 (walkable) or 1 (blocked), got ${map.collision[badCollision]}`,
+    );
   }
 
   // Zone ids are the join between grids and the tree: each kind's ids must be unique.
@@ -82,21 +88,26 @@ export function checkConsistency(s: Scenario): ValidationIssue[] {
   };
   const declare = (kind: ZoneKind, zone: number, path: string) => {
     const previous = declared[kind].get(zone);
-    if (previous) err(`${path}.zone`, `expected a unique ${kind} zone id; ${zone} is also used by ${previous}`);
+    if (previous)
+      err(`${path}.zone`, `expected a unique ${kind} zone id; ${zone} is also used by ${previous}`);
     else declared[kind].set(zone, path);
   };
   const sectorNames = new Set<string>();
   tree.sectors.forEach((sector, si) => {
     const sp = `tree.sectors[${si}]`;
     declare('sector', sector.zone, sp);
-    if (sectorNames.has(sector.name)) err(`${sp}.name`, `expected a unique sector name; "${sector.name}" repeats`);
+    if (sectorNames.has(sector.name))
+      err(`${sp}.name`, `expected a unique sector name; "${sector.name}" repeats`);
     sectorNames.add(sector.name);
     const arenaNames = new Set<string>();
     sector.arenas.forEach((arena, ai) => {
       const ap = `${sp}.arenas[${ai}]`;
       declare('arena', arena.zone, ap);
       if (arenaNames.has(arena.name)) {
-        err(`${ap}.name`, `expected a unique arena name within "${sector.name}"; "${arena.name}" repeats`);
+        err(
+          `${ap}.name`,
+          `expected a unique arena name within "${sector.name}"; "${arena.name}" repeats`,
+        );
       }
       arenaNames.add(arena.name);
       const objectNames = new Set<string>();
@@ -104,7 +115,10 @@ export function checkConsistency(s: Scenario): ValidationIssue[] {
         const op = `${ap}.objects[${oi}]`;
         declare('object', object.zone, op);
         if (objectNames.has(object.name)) {
-          err(`${op}.name`, `expected a unique object name within "${arena.name}"; "${object.name}" repeats`);
+          err(
+            `${op}.name`,
+            `expected a unique object name within "${arena.name}"; "${object.name}" repeats`,
+          );
         }
         objectNames.add(object.name);
       });
@@ -123,7 +137,10 @@ export function checkConsistency(s: Scenario): ValidationIssue[] {
         const x = index % map.width;
         const y = Math.floor(index / map.width);
         const article = kind === 'sector' || kind === 'spawn' ? 'a' : 'an';
-        err(`map.zones.${kind}[${index}]`, `expected ${article} ${kind} zone id from the tree, got ${id} (tile ${x},${y})`);
+        err(
+          `map.zones.${kind}[${index}]`,
+          `expected ${article} ${kind} zone id from the tree, got ${id} (tile ${x},${y})`,
+        );
       }
     });
   }
@@ -135,7 +152,10 @@ export function checkConsistency(s: Scenario): ValidationIssue[] {
     personaIds.add(p.id);
     const home = resolveAddress(tree, p.livingArea);
     if (!home?.arena || home.object) {
-      err(`${pp}.livingArea`, `expected the address of an arena in the tree, got "${p.livingArea}"`);
+      err(
+        `${pp}.livingArea`,
+        `expected the address of an arena in the tree, got "${p.livingArea}"`,
+      );
     }
     p.knownPlaces.forEach((place, k) => {
       if (!resolveAddress(tree, place)) {

@@ -18,7 +18,10 @@ import { webSocketTransport } from '../../common/api/transports';
 
 const testContract = {
   methods: {
-    'math.add': { input: z.object({ a: z.number(), b: z.number() }), output: z.object({ sum: z.number() }) },
+    'math.add': {
+      input: z.object({ a: z.number(), b: z.number() }),
+      output: z.object({ sum: z.number() }),
+    },
     'math.fail': { input: z.object({}), output: z.object({}) },
     'math.lie': { input: z.object({}), output: z.object({ n: z.number() }) },
     'math.tick': { input: z.object({ n: z.number() }), output: z.object({}) },
@@ -30,7 +33,12 @@ function makeServed(): ServedApi {
   const served: ServedApi = serveApi(testContract, {
     'math.add': async ({ a, b }) => ({ sum: a + b }),
     'math.fail': async () => {
-      throw new ApiError({ code: 'rejected', message: 'no thanks', file: 'x.json', issues: [{ path: 'a', message: 'bad' }] });
+      throw new ApiError({
+        code: 'rejected',
+        message: 'no thanks',
+        file: 'x.json',
+        issues: [{ path: 'a', message: 'bad' }],
+      });
     },
     // Deliberately answers outside its schema.
     'math.lie': async () => ({ n: 'three' }) as unknown as { n: number },
@@ -82,9 +90,14 @@ describe.each(transports)('StudioApi contract over %s', (_name, makeTransport) =
   });
 
   it('rejects malformed input at the edge, naming the field', async () => {
-    const err = await client.math.add({ a: 2, b: 'x' as unknown as number }).catch((e: unknown) => e);
+    const err = await client.math
+      .add({ a: 2, b: 'x' as unknown as number })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ code: 'invalid-input', issues: [{ path: 'b', message: expect.stringMatching(/expected number/) }] });
+    expect(err).toMatchObject({
+      code: 'invalid-input',
+      issues: [{ path: 'b', message: expect.stringMatching(/expected number/) }],
+    });
   });
 
   it('carries a handler error with its code, file and issues', async () => {
@@ -115,8 +128,17 @@ describe.each(transports)('StudioApi contract over %s', (_name, makeTransport) =
 
 describe('dispatch', () => {
   it('refuses unknown methods, including inherited property names', async () => {
-    expect(await served.dispatch('math.nope', {})).toMatchObject({ ok: false, error: { code: 'unknown-method' } });
-    expect(await served.dispatch('constructor', {})).toMatchObject({ ok: false, error: { code: 'unknown-method' } });
-    expect(await served.dispatch('__proto__', {})).toMatchObject({ ok: false, error: { code: 'unknown-method' } });
+    expect(await served.dispatch('math.nope', {})).toMatchObject({
+      ok: false,
+      error: { code: 'unknown-method' },
+    });
+    expect(await served.dispatch('constructor', {})).toMatchObject({
+      ok: false,
+      error: { code: 'unknown-method' },
+    });
+    expect(await served.dispatch('__proto__', {})).toMatchObject({
+      ok: false,
+      error: { code: 'unknown-method' },
+    });
   });
 });

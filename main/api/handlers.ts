@@ -20,7 +20,10 @@ export interface StudioHandlerOptions {
 export function createStudioHandlers(opts: StudioHandlerOptions): Handlers<StudioContract> {
   async function templateIds(): Promise<string[]> {
     const entries = await readdir(opts.templatesDir, { withFileTypes: true });
-    return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    return entries
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
   }
   async function loadTemplate(id: string) {
     if (!(await templateIds()).includes(id)) {
@@ -30,7 +33,11 @@ export function createStudioHandlers(opts: StudioHandlerOptions): Handlers<Studi
   }
 
   return {
-    'app.info': async () => ({ version: opts.version, transport: opts.transport, platform: process.platform }),
+    'app.info': async () => ({
+      version: opts.version,
+      transport: opts.transport,
+      platform: process.platform,
+    }),
     'templates.list': async () => {
       const out = [];
       for (const id of await templateIds()) {

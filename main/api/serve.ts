@@ -24,11 +24,21 @@ export function serveApi<C extends Contract>(contract: C, handlers: Handlers<C>)
     async dispatch(method, input) {
       const spec = Object.hasOwn(methods, method) ? methods[method] : undefined;
       if (!spec) {
-        return { ok: false, error: { code: 'unknown-method', name: 'ApiError', message: `unknown method "${method}"` } };
+        return {
+          ok: false,
+          error: {
+            code: 'unknown-method',
+            name: 'ApiError',
+            message: `unknown method "${method}"`,
+          },
+        };
       }
       const parsed = spec.input.safeParse(input);
       if (!parsed.success) {
-        const issues = parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
+        const issues = parsed.error.issues.map((i) => ({
+          path: formatPath(i.path),
+          message: i.message,
+        }));
         return {
           ok: false,
           error: {
@@ -74,7 +84,13 @@ export function serveApi<C extends Contract>(contract: C, handlers: Handlers<C>)
 export function toErrorShape(err: unknown): ApiErrorShapeOut {
   if (err instanceof ApiError) return err.toShape();
   if (err instanceof ScenarioError) {
-    return { code: 'rejected', name: err.name, message: err.message, file: err.file, issues: err.issues };
+    return {
+      code: 'rejected',
+      name: err.name,
+      message: err.message,
+      file: err.file,
+      issues: err.issues,
+    };
   }
   const e = err instanceof Error ? err : new Error(String(err));
   return { code: 'internal', name: e.name, message: e.message };

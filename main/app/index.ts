@@ -10,7 +10,9 @@ import { CONTENT_SECURITY_POLICY } from '../host/server';
 
 // Built to out/main/index.js; the repo (or app.asar) root is two levels up.
 const appRoot = resolve(import.meta.dirname, '../..');
-const templatesDir = app.isPackaged ? join(process.resourcesPath, 'templates') : join(appRoot, 'templates');
+const templatesDir = app.isPackaged
+  ? join(process.resourcesPath, 'templates')
+  : join(appRoot, 'templates');
 
 const api = createStudioApi({ templatesDir, transport: 'electron', version: app.getVersion() });
 
@@ -47,19 +49,28 @@ if (!app.requestSingleInstanceLock()) app.quit();
 app.whenReady().then(() => {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({
-      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] },
+      responseHeaders: {
+        ...details.responseHeaders,
+        'Content-Security-Policy': [CONTENT_SECURITY_POLICY],
+      },
     });
   });
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) =>
+    callback(false),
+  );
   ipcMain.handle(CALL_CHANNEL, (event, method: unknown, input: unknown) => {
     // Only our own page may call; a frame from anywhere else gets nothing.
     if (!event.senderFrame?.url.startsWith('file://')) {
-      return { ok: false, error: { code: 'transport', name: 'ApiError', message: 'untrusted sender' } };
+      return {
+        ok: false,
+        error: { code: 'transport', name: 'ApiError', message: 'untrusted sender' },
+      };
     }
     return api.dispatch(String(method), input);
   });
   api.onEvent((name, payload) => {
-    for (const win of BrowserWindow.getAllWindows()) win.webContents.send(EVENT_CHANNEL, name, payload);
+    for (const win of BrowserWindow.getAllWindows())
+      win.webContents.send(EVENT_CHANNEL, name, payload);
   });
   const win = createWindow();
   app.on('second-instance', () => {

@@ -17,7 +17,9 @@ const { values } = parseArgs({
     'allow-remote': { type: 'boolean', default: false },
   },
 });
-const version = (JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string }).version;
+const version = (
+  JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string }
+).version;
 
 try {
   const host = await startWebHost({
@@ -28,7 +30,9 @@ try {
     token: process.env.SIMULACRA_WEB_TOKEN || undefined,
     allowRemote: values['allow-remote'],
   });
-  console.log(`Simulacra Studio (web mode) is running at:\n\n  ${host.url}\n\nPress Ctrl+C to stop.`);
+  console.log(
+    `Simulacra Studio (web mode) is running at:\n\n  ${host.url}\n\nPress Ctrl+C to stop.`,
+  );
   const stop = () => void host.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -8,7 +8,10 @@ import { serveApi } from '../api/serve';
 import { startWebHost, type WebHost } from './server';
 
 const api = serveApi(
-  { methods: { 'app.ping': { input: z.object({}), output: z.object({ pong: z.literal(true) }) } }, events: {} },
+  {
+    methods: { 'app.ping': { input: z.object({}), output: z.object({ pong: z.literal(true) }) } },
+    events: {},
+  },
   { 'app.ping': async () => ({ pong: true as const }) },
 );
 
@@ -64,7 +67,9 @@ describe('web host', () => {
   });
 
   it('refuses to bind a non-loopback address unless explicitly allowed', async () => {
-    await expect(startWebHost({ api, staticDir, host: '0.0.0.0' })).rejects.toThrow(/not a loopback address.*--allow-remote/);
+    await expect(startWebHost({ api, staticDir, host: '0.0.0.0' })).rejects.toThrow(
+      /not a loopback address.*--allow-remote/,
+    );
   });
 
   it('serves the page with a CSP and never files outside its folder', async () => {

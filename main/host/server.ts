@@ -101,14 +101,21 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     }
   });
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxMessageBytes ?? 96 * 1024 * 1024 });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: opts.maxMessageBytes ?? 96 * 1024 * 1024,
+  });
   server.on('upgrade', (req: IncomingMessage, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://host');
     const origin = req.headers.origin;
     const hostHeader = req.headers.host ?? '';
     // A page from another site must not drive the studio even if it learns the port.
     const sameOrigin = !origin || origin === `http://${hostHeader}`;
-    if (url.pathname !== '/api' || !tokenMatches(url.searchParams.get('token'), token) || !sameOrigin) {
+    if (
+      url.pathname !== '/api' ||
+      !tokenMatches(url.searchParams.get('token'), token) ||
+      !sameOrigin
+    ) {
       socket.write('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
       socket.destroy();
       return;

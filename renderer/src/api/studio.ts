@@ -17,7 +17,9 @@ function pickTransport(): ClientTransport {
   if (window.studio) return bridgeTransport(window.studio);
   const token = new URLSearchParams(window.location.search).get('token') ?? '';
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
-  return webSocketTransport(`${scheme}://${window.location.host}/api?token=${encodeURIComponent(token)}`);
+  return webSocketTransport(
+    `${scheme}://${window.location.host}/api?token=${encodeURIComponent(token)}`,
+  );
 }
 
 export const studio: StudioApi = createApiClient(studioContract, pickTransport());
