@@ -3,7 +3,6 @@
  * layer, 60 arenas and 25 personas, parsed from JSON and validated. This runs on every pack
  * import and every library read, so it must stay well under a frame budget's multiple.
  */
-import { performance } from 'node:perf_hooks';
 import { median, reportBench } from '../bench';
 import { createEmptyScenario } from './create';
 import { validateScenario } from './validate';
