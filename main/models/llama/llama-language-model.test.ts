@@ -1,0 +1,200 @@
+import { copyFile, open, readFile, truncate, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ModelError, ModelOutputError } from '../errors.ts';
+import { ensureTinyLlamaGguf } from '../fixtures/gguf-writer.ts';
+import { sharedFixtureAvailable, sharedStoriesGguf } from '../testing/shared-models.ts';
+import type { CompletionRequest } from '../types.ts';
+import { createLlamaLanguageModel, type LlamaLanguageModel } from './llama-language-model.ts';
+
+const actionSchema = {
+  type: 'object',
+  properties: {
+    sector: { enum: ['cafe', 'park', 'house'] },
+    emoji: { type: 'string', maxLength: 4 },
+    busy: { type: 'boolean' },
+    steps: { type: 'array', items: { enum: ['walk', 'sit', 'talk'] }, minItems: 1, maxItems: 3 },
+  },
+  required: ['sector', 'emoji', 'busy', 'steps'],
+} as const;
+const actionValidator = z.object({
+  sector: z.enum(['cafe', 'park', 'house']),
+  emoji: z.string().max(4),
+  busy: z.boolean(),
+  steps: z.array(z.enum(['walk', 'sit', 'talk'])).min(1).max(3),
+});
+
+function request(agentId: string, question: string, extra: Partial<CompletionRequest> = {}): CompletionRequest {
+  return {
+    fn: 'test',
+    agentId,
+    messages: [
+      { role: 'system', content: `You are ${agentId}, a resident of the town. Answer briefly and in character.` },
+      { role: 'user', content: question },
+    ],
+    maxTokens: 48,
+    temperature: 0,
+    ...extra,
+  };
+}
+
+describe('llama provider on a generated model', () => {
+  let modelPath: string;
+  let model: LlamaLanguageModel;
+
+  beforeAll(async () => {
+    modelPath = await ensureTinyLlamaGguf();
+    model = await createLlamaLanguageModel({ modelPath, gpu: false, threads: 1, sequences: 4, contextSize: 1024, banIncompleteUtf8: true });
+  });
+  afterAll(async () => {
+    await model?.dispose();
+  });
+
+  it('loads on the CPU with at most the free cores', () => {
+    expect(model.info).toMatchObject({ architecture: 'llama', gpu: false, threads: 1, sequences: 4, contextSize: 1024 });
+  });
+
+  it('returns grammar-constrained JSON that passes the zod validator, even with random weights', async () => {
+    for (const [i, temperature] of [0, 0.7, 1.2].entries()) {
+      const result = await model.complete({
+        ...request(`agent-${i}`, `Where do you go next? Attempt ${i}.`, { maxTokens: 120, temperature, seed: i }),
+        schema: actionSchema,
+        validator: actionValidator,
+      });
+      expect(actionValidator.parse(JSON.parse(result.text))).toEqual(result.json);
+      expect(result.finishReason).toBe('stop');
+      expect(result.usage.completionTokens).toBeGreaterThan(0);
+    }
+  });
+
+  it('returns plain ASCII text without a schema and stops at maxTokens', async () => {
+    const result = await model.complete(request('ada', 'Describe your morning.', { maxTokens: 20 }));
+    expect(result.json).toBeUndefined();
+    expect(result.usage.completionTokens).toBeLessThanOrEqual(20);
+    expect([...result.text].every((c) => c.charCodeAt(0) < 128)).toBe(true);
+    expect(result.usage.promptTokens).toBeGreaterThan(20);
+  });
+
+  it('is deterministic for the same request and seed', async () => {
+    const a = await model.complete(request('bo', 'Say something.', { temperature: 0.9, seed: 42 }));
+    const b = await model.complete(request('bo', 'Say something.', { temperature: 0.9, seed: 42 }));
+    expect(b.text).toBe(a.text);
+  });
+
+  it("reuses an agent's cached prompt prefix on its own sequence", async () => {
+    const first = await model.complete(request('cleo', 'What is your plan for today?'));
+    const second = await model.complete(request('cleo', 'Who did you meet yesterday?'));
+    const systemOnly = await model.complete({ ...request('cleo', 'x'), messages: [request('cleo', 'x').messages[0]] });
+    expect(first.usage.promptTokens).toBeGreaterThan(0);
+    // Everything up to the user turn (template + system message) came from the KV cache.
+    expect(second.usage.cachedTokens).toBeGreaterThanOrEqual(systemOnly.usage.promptTokens - 8);
+    expect(second.usage.cachedTokens).toBeLessThan(second.usage.promptTokens);
+  });
+
+  it('queues requests beyond the sequence count and decodes the rest concurrently', async () => {
+    const pending = Array.from({ length: 6 }, (_, i) => model.complete(request(`q${i}`, `Request ${i}`, { maxTokens: 16 })));
+    // Tokenizing is synchronous per call, so by the next tick 4 hold sequences and 2 wait.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(model.queued).toBe(2);
+    const results = await Promise.all(pending);
+    expect(results.every((r) => r.usage.completionTokens > 0)).toBe(true);
+    expect(model.queued).toBe(0);
+  });
+
+  it('cancels a running request with its AbortSignal and keeps serving', async () => {
+    const controller = new AbortController();
+    const running = model.complete(request('dan', 'Tell a long story.', { maxTokens: 800, signal: controller.signal }));
+    setTimeout(() => controller.abort(), 30);
+    await expect(running).rejects.toMatchObject({ name: 'AbortError' });
+    const after = await model.complete(request('dan', 'Still there?', { maxTokens: 8 }));
+    expect(after.usage.completionTokens).toBeGreaterThan(0);
+  });
+
+  it('rejects an already-aborted request before decoding', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(model.complete(request('eve', 'hi', { signal: controller.signal }))).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('names prompt-too-long and truncated-JSON failures', async () => {
+    await expect(model.complete(request('fay', 'x'.repeat(1200)))).rejects.toMatchObject({ code: 'prompt-too-long' });
+    const truncated = model.complete({ ...request('fay', 'Where next?', { maxTokens: 3 }), schema: actionSchema });
+    await expect(truncated).rejects.toBeInstanceOf(ModelOutputError);
+    await expect(truncated).rejects.toMatchObject({ code: 'output-truncated' });
+  });
+});
+
+describe('llama provider file checks', () => {
+  const dir = os.tmpdir();
+  const load = (modelPath: string, extra = {}) => createLlamaLanguageModel({ modelPath, gpu: false, threads: 1, sequences: 1, contextSize: 256, ...extra });
+
+  it('reports a missing file with its path', async () => {
+    const missing = path.join(dir, 'no-such-model.gguf');
+    await expect(load(missing)).rejects.toThrow(missing);
+    await expect(load(missing)).rejects.toMatchObject({ code: 'file-missing' });
+  });
+
+  it('reports a file that is not a GGUF', async () => {
+    const file = path.join(dir, `sim-not-gguf-${process.pid}.gguf`);
+    await writeFile(file, '<html>404 Not Found</html>');
+    await expect(load(file)).rejects.toMatchObject({ code: 'not-gguf', message: expect.stringContaining(file) });
+  });
+
+  it('reports a truncated file (interrupted download)', async () => {
+    const file = path.join(dir, `sim-truncated-${process.pid}.gguf`);
+    await copyFile(await ensureTinyLlamaGguf(), file);
+    await truncate(file, 50_000);
+    await expect(load(file)).rejects.toMatchObject({ code: 'file-truncated', message: expect.stringContaining(file) });
+    await truncate(file, 100);
+    await expect(load(file)).rejects.toMatchObject({ code: 'file-truncated' });
+  });
+
+  it('reports an architecture llama.cpp does not know', async () => {
+    const file = path.join(dir, `sim-arch-${process.pid}.gguf`);
+    const bytes = await readFile(await ensureTinyLlamaGguf());
+    const key = bytes.indexOf('general.architecture');
+    // Value follows the key: u32 type, u64 length, then "llama"; same length keeps the layout.
+    bytes.write('zzzzz', key + 'general.architecture'.length + 12, 'latin1');
+    await writeFile(file, bytes);
+    await expect(load(file)).rejects.toMatchObject({ code: 'unsupported-architecture', message: expect.stringContaining('zzzzz') });
+  });
+
+  it('reports insufficient memory before loading', async () => {
+    const error = await load(await ensureTinyLlamaGguf(), { availableMemoryBytes: () => 1000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).toMatchObject({ code: 'insufficient-memory', message: expect.stringMatching(/needs about .* is free/) });
+  });
+
+  it('never opens a file it rejected (magic bytes are checked first)', async () => {
+    const file = path.join(dir, `sim-ggml-${process.pid}.bin`);
+    const handle = await open(file, 'w');
+    await handle.write(Buffer.from('ggjt\x03\x00\x00\x00'));
+    await handle.close();
+    await expect(load(file)).rejects.toMatchObject({ code: 'not-gguf', message: expect.stringContaining('"ggjt') });
+  });
+});
+
+const hasStories = sharedFixtureAvailable(sharedStoriesGguf, 'stories260K.gguf llama tests');
+describe.skipIf(!hasStories)('llama provider on shared stories260K.gguf', () => {
+  it('writes text and schema-valid JSON with real weights', async () => {
+    const model = await createLlamaLanguageModel({ modelPath: sharedStoriesGguf, gpu: false, threads: 1, sequences: 2, contextSize: 512 });
+    try {
+      const text = await model.complete({ fn: 'story', messages: [{ role: 'user', content: 'Once upon a time' }], maxTokens: 24, temperature: 0 });
+      expect(text.text.length).toBeGreaterThan(0);
+      const json = await model.complete({
+        fn: 'importance',
+        agentId: 'lily',
+        messages: [{ role: 'user', content: 'Rate how important this is: Lily found a dog.' }],
+        schema: { type: 'object', properties: { rating: { enum: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] } }, required: ['rating'] },
+        validator: z.object({ rating: z.number().int().min(1).max(10) }),
+        maxTokens: 32,
+        temperature: 0,
+      });
+      expect(json.json).toEqual({ rating: expect.any(Number) });
+    } finally {
+      await model.dispose();
+    }
+  });
+});

@@ -1,0 +1,326 @@
+/**
+ * The `llama` provider: a GGUF model run in-process by node-llama-cpp.
+ *
+ * One context holds N sequences. Requests from many agents queue in a {@link SequencePool};
+ * the ones holding a sequence decode concurrently and node-llama-cpp batches their tokens
+ * into shared forward passes. Each agent returns to the sequence it used last, so its stable
+ * prompt prefix is still in that sequence's KV cache and only the new suffix is evaluated;
+ * `usage.cachedTokens` reports the reused prefix.
+ */
+import os from 'node:os';
+import {
+  InsufficientMemoryError,
+  isLlamaText,
+  LlamaGrammarEvaluationState,
+  TokenBias,
+  type Llama,
+  type LlamaContext,
+  type LlamaGrammar,
+  type LlamaModel,
+  type Token,
+} from 'node-llama-cpp';
+import { ModelAbortError, ModelError, ModelOutputError, throwIfAborted } from '../errors.ts';
+import type { CompletionRequest, CompletionResult, FinishReason, JsonSchema, LanguageModel } from '../types.ts';
+import { inspectGguf, type GgufSummary } from './gguf-inspect.ts';
+import { getLlamaRuntime, type GpuMode } from './llama-runtime.ts';
+import { PromptRenderer } from './prompt-renderer.ts';
+import { SequencePool, type SequenceSlot } from './sequence-pool.ts';
+import { resolveThreads } from './threads.ts';
+
+/** Options of {@link createLlamaLanguageModel}. */
+export interface LlamaModelOptions {
+  modelPath: string;
+  /** `'auto'` (default): GPU when a prebuilt backend finds one, else CPU. `false`: CPU only. */
+  gpu?: GpuMode;
+  /** Inference threads; clamped to the free cores (default: all free cores). */
+  threads?: number;
+  /** Sequences in the context = requests decoded at once (default 4). */
+  sequences?: number;
+  /** Tokens per sequence (prompt + completion), default 4096 or the model's trained length if smaller. */
+  contextSize?: number;
+  /** Send each agent back to its own sequence (default true). False is the bench baseline. */
+  affinity?: boolean;
+  /**
+   * Forbid tokens that decode to an incomplete UTF-8 sequence (byte tokens 0x80–0xFF).
+   * Random-weight test models emit invalid UTF-8 otherwise; real models do not need it.
+   */
+  banIncompleteUtf8?: boolean;
+  /** Seed used when a request has none, so runs are reproducible (default 0). */
+  defaultSeed?: number;
+  /** Bytes of memory available for the model; defaults to `os.freemem()`. Injectable for tests. */
+  availableMemoryBytes?: () => number;
+}
+
+/** What was loaded and how. */
+export interface LlamaModelInfo {
+  path: string;
+  architecture: string;
+  /** `false` on CPU, else the backend (`'cuda'`, `'vulkan'`, `'metal'`). */
+  gpu: string | false;
+  threads: number;
+  sequences: number;
+  contextSize: number;
+  chatTemplate: string;
+}
+
+/**
+ * Loads a GGUF model after checking the file and the memory it needs.
+ * @throws ModelError with a code from `inspectGguf`, or `insufficient-memory` / `load-failed`.
+ */
+export async function createLlamaLanguageModel(options: LlamaModelOptions): Promise<LlamaLanguageModel> {
+  const summary = await inspectGguf(options.modelPath);
+  const availableMemory = options.availableMemoryBytes ?? (() => os.freemem());
+  const threads = resolveThreads(options.threads);
+  const sequences = Math.max(1, Math.floor(options.sequences ?? 4));
+  const llama = await getLlamaRuntime(options.gpu ?? 'auto', threads);
+
+  // Weights are memory-mapped but must fit in RAM (or VRAM) to run at a usable speed.
+  const free = availableMemory() + (llama.gpu === false ? 0 : (await llama.getVramState()).free);
+  if (summary.sizeBytes > free) throw insufficientMemory(options.modelPath, summary.sizeBytes, free, 'the weights');
+
+  let model: LlamaModel;
+  try {
+    model = await llama.loadModel({ modelPath: options.modelPath });
+  } catch (error) {
+    throw wrapLoadError(options.modelPath, error);
+  }
+  try {
+    const contextSize = Math.max(64, Math.min(options.contextSize ?? 4096, model.trainContextSize || 4096));
+    const estimate = await model.fileInsights.estimateContextResourceRequirementsV2({
+      contextSize,
+      sequences,
+      modelGpuLayers: model.gpuLayers,
+    });
+    const freeAfterLoad = availableMemory();
+    if (estimate.cpuRam > freeAfterLoad) {
+      throw insufficientMemory(options.modelPath, estimate.cpuRam, freeAfterLoad, `a context of ${sequences}×${contextSize} tokens`);
+    }
+    const context = await model.createContext({ contextSize, sequences, threads, batchSize: Math.min(512, contextSize) });
+    return new LlamaLanguageModel(llama, model, context, summary, options, threads);
+  } catch (error) {
+    await model.dispose();
+    throw wrapLoadError(options.modelPath, error);
+  }
+}
+
+function insufficientMemory(path: string, needed: number, free: number, what: string): ModelError {
+  const gb = (n: number) => `${(n / 2 ** 30).toFixed(2)} GB`;
+  return new ModelError(
+    'insufficient-memory',
+    `Not enough memory for ${what} of ${path}: needs about ${gb(needed)}, ${gb(free)} is free. ` +
+      'Close other programs, use fewer sequences or a smaller context, or pick a smaller quantization.',
+  );
+}
+
+function wrapLoadError(path: string, error: unknown): ModelError {
+  if (error instanceof ModelError) return error;
+  const detail = error instanceof Error ? error.message : String(error);
+  if (error instanceof InsufficientMemoryError) {
+    return new ModelError('insufficient-memory', `Not enough memory to load ${path}: ${detail}`, { cause: error });
+  }
+  return new ModelError('load-failed', `node-llama-cpp could not load ${path}: ${detail}`, { cause: error });
+}
+
+/** A loaded GGUF model answering {@link CompletionRequest}s. Create with {@link createLlamaLanguageModel}. */
+export class LlamaLanguageModel implements LanguageModel {
+  readonly id: string;
+  readonly info: LlamaModelInfo;
+  private readonly pool: SequencePool;
+  private readonly renderer: PromptRenderer;
+  private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
+  private readonly tokenBias: TokenBias | undefined;
+  private disposed = false;
+
+  /** @internal use {@link createLlamaLanguageModel}. */
+  constructor(
+    private readonly llama: Llama,
+    private readonly model: LlamaModel,
+    private readonly context: LlamaContext,
+    summary: GgufSummary,
+    private readonly options: LlamaModelOptions,
+    threads: number,
+  ) {
+    const sequences: ReturnType<LlamaContext['getSequence']>[] = [];
+    for (let i = 0; i < context.totalSequences; i++) sequences.push(context.getSequence());
+    this.pool = new SequencePool(sequences, options.affinity ?? true);
+    this.renderer = new PromptRenderer(model);
+    this.tokenBias = options.banIncompleteUtf8 ? buildIncompleteUtf8Bias(model) : undefined;
+    this.id = `llama:${summary.name ?? options.modelPath}`;
+    this.info = {
+      path: options.modelPath,
+      architecture: summary.architecture,
+      gpu: llama.gpu,
+      threads,
+      sequences: context.totalSequences,
+      contextSize: context.contextSize,
+      chatTemplate: this.renderer.templateName,
+    };
+  }
+
+  /** Requests waiting for a free sequence right now. */
+  get queued(): number {
+    return this.pool.queued;
+  }
+
+  async complete<T = unknown>(request: CompletionRequest<T>): Promise<CompletionResult<T>> {
+    const started = performance.now();
+    const what = `The ${request.fn} request`;
+    if (this.disposed) throw new ModelError('disposed', `${what} came after the model was disposed.`);
+    throwIfAborted(request.signal, what);
+    const prompt = this.renderer.render(request.messages);
+    if (prompt.tokens.length + request.maxTokens > this.context.contextSize) {
+      throw new ModelError(
+        'prompt-too-long',
+        `${what} needs ${prompt.tokens.length} prompt + ${request.maxTokens} completion tokens, ` +
+          `but a sequence holds ${this.context.contextSize}. Shorten the prompt or raise contextSize.`,
+      );
+    }
+    const grammar = request.schema ? await this.grammarFor(request.schema) : undefined;
+    const slot = await this.pool.acquire(request.agentId, prompt.tokens, request.signal);
+    try {
+      const output = await this.generate(slot, prompt.tokens, prompt.stopStrings, grammar, request);
+      const result: CompletionResult<T> = {
+        text: output.text,
+        usage: { promptTokens: prompt.tokens.length, cachedTokens: output.cachedTokens, completionTokens: output.completionTokens },
+        ms: performance.now() - started,
+        finishReason: output.finishReason,
+      };
+      if (request.schema) result.json = parseJsonOutput(output.text, output.finishReason, request);
+      return result;
+    } finally {
+      this.pool.release(slot);
+    }
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.pool.close();
+    await this.context.dispose();
+    await this.model.dispose();
+  }
+
+  private grammarFor(schema: JsonSchema): Promise<LlamaGrammar> {
+    const key = JSON.stringify(schema);
+    let grammar = this.grammars.get(key);
+    if (!grammar) {
+      // The schema type is checked at runtime by node-llama-cpp; an unsupported keyword throws here.
+      grammar = this.llama.createGrammarForJsonSchema(schema as never) as Promise<LlamaGrammar>;
+      grammar.catch(() => this.grammars.delete(key));
+      this.grammars.set(key, grammar);
+    }
+    return grammar;
+  }
+
+  private async generate(
+    slot: SequenceSlot,
+    tokens: Token[],
+    stopStrings: string[],
+    grammar: LlamaGrammar | undefined,
+    request: CompletionRequest<unknown>,
+  ): Promise<{ text: string; cachedTokens: number; completionTokens: number; finishReason: FinishReason }> {
+    const sequence = slot.sequence;
+    const what = `The ${request.fn} request`;
+    // Keep the longest cached prefix (minus the last token: one token must be decoded to get logits).
+    await sequence.adaptStateToTokens(tokens.slice(0, -1), false);
+    const cachedTokens = sequence.nextTokenIndex;
+    throwIfAborted(request.signal, what);
+
+    const stops = [...stopStrings, ...(grammar ? grammarStopStrings(grammar) : [])];
+    const generated: Token[] = [];
+    let text = '';
+    let finishReason: FinishReason = 'length';
+    const iterator = sequence.evaluate(tokens.slice(cachedTokens), {
+      temperature: request.temperature,
+      seed: request.seed ?? this.options.defaultSeed ?? 0,
+      grammarEvaluationState: grammar ? new LlamaGrammarEvaluationState({ model: this.model, grammar }) : undefined,
+      tokenBias: this.tokenBias,
+    });
+    try {
+      for await (const token of iterator) {
+        if (request.signal?.aborted) throw new ModelAbortError(what, request.signal.reason);
+        generated.push(token);
+        text = this.model.detokenize(generated);
+        const stop = stops.find((s) => text.endsWith(s));
+        if (stop !== undefined) {
+          text = text.slice(0, -stop.length);
+          finishReason = 'stop';
+          break;
+        }
+        // Grammar output is finished once the top-level object/array closes; the grammar would
+        // otherwise make the model emit its trailing newlines first.
+        if (grammar && isCompleteJsonContainer(text)) {
+          finishReason = 'stop';
+          break;
+        }
+        if (generated.length >= request.maxTokens) break;
+      }
+      if (generated.length < request.maxTokens && finishReason === 'length') finishReason = 'stop'; // end-of-generation token
+    } catch (error) {
+      if (error instanceof ModelAbortError) throw error;
+      if (this.disposed) throw new ModelError('disposed', `${what} was cut short: the model was disposed.`, { cause: error });
+      throw error;
+    }
+    return { text: grammar ? text.trim() : text, cachedTokens, completionTokens: generated.length, finishReason };
+  }
+}
+
+function grammarStopStrings(grammar: LlamaGrammar): string[] {
+  return grammar.stopGenerationTriggers.flatMap((trigger) => {
+    const values: readonly unknown[] = typeof trigger === 'string' ? [trigger] : isLlamaText(trigger) ? trigger.values : (trigger as readonly unknown[]);
+    return values.every((v) => typeof v === 'string') ? [values.join('')] : [];
+  });
+}
+
+function isCompleteJsonContainer(text: string): boolean {
+  const trimmed = text.trim();
+  const first = trimmed[0];
+  const last = trimmed[trimmed.length - 1];
+  if (!((first === '{' && last === '}') || (first === '[' && last === ']'))) return false;
+  try {
+    JSON.parse(trimmed);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Parses and validates a JSON answer; shared by the llama and HTTP providers. */
+export function parseJsonOutput<T>(text: string, finishReason: FinishReason, request: CompletionRequest<T>): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    if (finishReason === 'length') {
+      throw new ModelOutputError(
+        'output-truncated',
+        `The ${request.fn} answer hit maxTokens (${request.maxTokens}) before its JSON was complete; raise maxTokens for this function.`,
+        text,
+        { cause: error },
+      );
+    }
+    throw new ModelOutputError('output-invalid', `The ${request.fn} answer is not valid JSON: ${(error as Error).message}`, text, { cause: error });
+  }
+  if (!request.validator) return value as T;
+  try {
+    return request.validator.parse(value);
+  } catch (error) {
+    throw new ModelOutputError(
+      'output-invalid',
+      `The ${request.fn} answer does not match its schema: ${(error as Error).message}`,
+      text,
+      { cause: error },
+    );
+  }
+}
+
+/** Bias that forbids every token decoding to an incomplete UTF-8 sequence (U+FFFD). */
+function buildIncompleteUtf8Bias(model: LlamaModel): TokenBias {
+  const bias = new TokenBias(model.tokenizer);
+  const vocabularySize = model.fileInfo.metadata.tokenizer.ggml.tokens.length;
+  for (let token = 0; token < vocabularySize; token++) {
+    if (model.isSpecialToken(token as Token)) continue;
+    if (model.detokenize([token as Token]).includes('\uFFFD')) bias.set(token as Token, 'never');
+  }
+  return bias;
+}

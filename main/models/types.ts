@@ -1,0 +1,85 @@
+/**
+ * The model interfaces the engine depends on (ARCHITECTURE §2, §5). Providers (llama,
+ * transformers, openai-compatible, replay) implement them; nothing here imports a provider,
+ * so the engine can be tested against any of them.
+ */
+
+/** One chat message. Stable text (identity, instructions) should come first: see §4. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** A JSON Schema object (the subset node-llama-cpp grammars and OpenAI `json_schema` accept). */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+/**
+ * Validates a parsed JSON value. A zod schema satisfies it (`z.object({...})` has `parse`),
+ * but this module does not depend on zod.
+ */
+export interface OutputValidator<T> {
+  parse(value: unknown): T;
+}
+
+/** One call to a language model, tagged for the cost ledger. */
+export interface CompletionRequest<T = unknown> {
+  /** Cognitive function tag, e.g. `'importance'`, `'plan.daily'`; the ledger groups by it. */
+  fn: string;
+  /** The agent the call is for; gives sequence affinity (KV-cache reuse) and ledger rows. */
+  agentId?: string;
+  messages: ChatMessage[];
+  /** When set, the output is grammar-constrained / `json_schema` JSON and parsed. */
+  schema?: JsonSchema;
+  /** Applied to the parsed JSON; a failure is a {@link ModelOutputError}. */
+  validator?: OutputValidator<T>;
+  maxTokens: number;
+  temperature: number;
+  /** Sampling seed; providers default to a fixed seed so runs are reproducible. */
+  seed?: number;
+  signal?: AbortSignal;
+  /** Caller's key for "same function, same input" (used by response caches and replay logs). */
+  cacheKey?: string;
+}
+
+/** Token accounting for one call. */
+export interface TokenUsage {
+  /** All prompt tokens, including the cached ones. */
+  promptTokens: number;
+  /** Prompt tokens served from the KV cache (a prefix that was not evaluated again). */
+  cachedTokens: number;
+  completionTokens: number;
+}
+
+/** Why generation stopped. */
+export type FinishReason = 'stop' | 'length';
+
+/** The answer to a {@link CompletionRequest}. */
+export interface CompletionResult<T = unknown> {
+  /** Raw generated text (for JSON requests, the JSON text). */
+  text: string;
+  /** Parsed (and validated, when a validator was given) JSON; only for schema requests. */
+  json?: T;
+  usage: TokenUsage;
+  /** Wall time of the call in milliseconds, queueing included. */
+  ms: number;
+  finishReason: FinishReason;
+}
+
+/** A text-generating model. */
+export interface LanguageModel {
+  /** Human-readable id, e.g. `llama:qwen2.5-1.5b-instruct-q4_k_m.gguf`. */
+  readonly id: string;
+  complete<T = unknown>(request: CompletionRequest<T>): Promise<CompletionResult<T>>;
+  /** Frees native memory / sockets; pending calls are rejected. */
+  dispose(): Promise<void>;
+}
+
+/** A sentence-embedding model. */
+export interface Embedder {
+  readonly id: string;
+  /** Vector length of every embedding this model returns. */
+  readonly dimensions: number;
+  /** One unit-length vector per text, in input order. */
+  embed(texts: string[]): Promise<Float32Array[]>;
+  dispose(): Promise<void>;
+}
