@@ -19,7 +19,8 @@ import {
   type LlamaModel,
   type Token,
 } from 'node-llama-cpp';
-import { ModelAbortError, ModelError, ModelOutputError, throwIfAborted } from '../errors.ts';
+import { ModelAbortError, ModelError, throwIfAborted } from '../errors.ts';
+import { parseJsonOutput } from '../json-output.ts';
 import type { CompletionRequest, CompletionResult, FinishReason, JsonSchema, LanguageModel } from '../types.ts';
 import { inspectGguf, type GgufSummary } from './gguf-inspect.ts';
 import { getLlamaRuntime, type GpuMode } from './llama-runtime.ts';
@@ -282,35 +283,6 @@ function isCompleteJsonContainer(text: string): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-/** Parses and validates a JSON answer; shared by the llama and HTTP providers. */
-export function parseJsonOutput<T>(text: string, finishReason: FinishReason, request: CompletionRequest<T>): T {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    if (finishReason === 'length') {
-      throw new ModelOutputError(
-        'output-truncated',
-        `The ${request.fn} answer hit maxTokens (${request.maxTokens}) before its JSON was complete; raise maxTokens for this function.`,
-        text,
-        { cause: error },
-      );
-    }
-    throw new ModelOutputError('output-invalid', `The ${request.fn} answer is not valid JSON: ${(error as Error).message}`, text, { cause: error });
-  }
-  if (!request.validator) return value as T;
-  try {
-    return request.validator.parse(value);
-  } catch (error) {
-    throw new ModelOutputError(
-      'output-invalid',
-      `The ${request.fn} answer does not match its schema: ${(error as Error).message}`,
-      text,
-      { cause: error },
-    );
   }
 }
 
