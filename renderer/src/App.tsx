@@ -1,14 +1,117 @@
-import { useEffect, useState } from 'react';
-import { studio } from './api/studio';
+/**
+ * The studio shell: header, library sidebar, the open town (canvas), and its details panel.
+ * Owns the few things that span regions: the hidden file picker, export-to-download,
+ * the template dialog and the keyboard shortcuts.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useStudio, useStudioStore } from './stores/studioStore';
+import { downloadBytes } from './util/download';
+import { Header } from './components/Header';
+import { Sidebar } from './components/Sidebar';
+import { MainArea } from './components/MainArea';
+import { RightPanel } from './components/RightPanel';
+import { ErrorPanel, ToastHost } from './components/Notices';
+import { Dialog } from './components/Dialog';
+import { TemplateGallery } from './components/TemplateGallery';
 
-/** Placeholder shell; the library, canvas and panels replace it. */
+/** Largest pack the picker accepts, bytes; the API's base64 ceiling is 64 MiB (≈ 48 MiB raw). */
+const MAX_PACK_BYTES = 48 * 1024 * 1024;
+
 export function App() {
-  const [info, setInfo] = useState('connecting…');
+  const store = useStudioStore();
+  const hasDoc = useStudio((s) => s.doc !== null);
+  const [galleryOpen, setGalleryOpen] = useState(false);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+
+  const newBlank = useCallback(() => void store.getState().createBlank(), [store]);
+  const pickImport = useCallback(() => fileRef.current?.click(), []);
+  const exportOpen = useCallback(async () => {
+    const pack = await store.getState().exportOpen();
+    if (pack) downloadBytes(pack.fileName, pack.bytes);
+  }, [store]);
+
+  const onFile = async (file: File | undefined) => {
+    if (!file) return;
+    if (file.size > MAX_PACK_BYTES) {
+      store.getState().reportError(`Could not import ${file.name}`, {
+        message: `The file is ${(file.size / 1048576).toFixed(1)} MiB; packs can be at most ${MAX_PACK_BYTES / 1048576} MiB.`,
+      });
+      return;
+    }
+    await store.getState().importPack(file.name, new Uint8Array(await file.arrayBuffer()));
+  };
+
   useEffect(() => {
-    studio.app.info({}).then(
-      (i) => setInfo(`${i.transport} ${i.version}`),
-      (e: Error) => setInfo(e.message),
-    );
-  }, []);
-  return <div>Simulacra Studio — {info}</div>;
+    const onKey = (e: KeyboardEvent) => {
+      const mod = e.ctrlKey || e.metaKey;
+      const key = e.key.toLowerCase();
+      if (mod && !e.shiftKey && !e.altKey) {
+        // Browsers reserve Ctrl+N for a new window; in web mode Alt+N is the fallback below.
+        if (key === 'n') {
+          e.preventDefault();
+          newBlank();
+        } else if (key === 'e') {
+          e.preventDefault();
+          void exportOpen();
+        } else if (key === 'o') {
+          e.preventDefault();
+          pickImport();
+        }
+        return;
+      }
+      if (e.altKey && !mod && key === 'n') {
+        e.preventDefault();
+        newBlank();
+        return;
+      }
+      const target = e.target as HTMLElement | null;
+      const typing = target?.closest('input, textarea, select, [contenteditable="true"]');
+      if (e.key === '/' && !typing && !mod && !e.altKey) {
+        e.preventDefault();
+        searchRef.current?.focus();
+        searchRef.current?.select();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [newBlank, exportOpen, pickImport]);
+
+  return (
+    <div className={`app ${hasDoc ? 'app--open' : ''}`}>
+      <Header onExport={() => void exportOpen()} />
+      <Sidebar
+        searchRef={searchRef}
+        onNewBlank={newBlank}
+        onShowTemplates={() => setGalleryOpen(true)}
+        onImport={pickImport}
+      />
+      <MainArea onNewBlank={newBlank} onImport={pickImport} />
+      <RightPanel />
+      <input
+        ref={fileRef}
+        type="file"
+        accept=".simpack,.zip"
+        hidden
+        data-testid="import-input"
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          // Clear so choosing the same file again still fires a change.
+          e.target.value = '';
+          void onFile(file);
+        }}
+      />
+      {galleryOpen && (
+        <Dialog
+          title="New from template"
+          testId="template-dialog"
+          onClose={() => setGalleryOpen(false)}
+        >
+          <TemplateGallery onPicked={() => setGalleryOpen(false)} />
+        </Dialog>
+      )}
+      <ErrorPanel />
+      <ToastHost />
+    </div>
+  );
 }

@@ -149,7 +149,10 @@ export function storageJournal(storage: Storage, now: () => number = Date.now): 
         const key = storage.key(i);
         if (!key?.startsWith(JOURNAL_PREFIX)) continue;
         try {
-          const parsed = JSON.parse(storage.getItem(key) ?? 'null') as { at?: unknown; doc?: unknown };
+          const parsed = JSON.parse(storage.getItem(key) ?? 'null') as {
+            at?: unknown;
+            doc?: unknown;
+          };
           out.push({ doc: parsed?.doc, at: typeof parsed?.at === 'number' ? parsed.at : 0 });
         } catch {
           out.push({ doc: { id: key.slice(JOURNAL_PREFIX.length) }, at: 0 });

@@ -97,11 +97,32 @@ describe('ScenarioRepository', () => {
 
   it('reports corrupt rows with their issues instead of throwing', async () => {
     await repo.create(smallTown());
-    const broken = { ...smallTown('broken', 'Broken'), personas: [{ ...smallTown().personas[0], age: -4 }] };
-    await db.scenarios.put({ id: 'broken', name: 'Broken', updatedAt: 1, openedAt: 1, doc: broken });
-    await db.scenarios.put({ id: 'junk', name: 'Junk', updatedAt: 1, openedAt: 1, doc: 'not json at all' });
+    const broken = {
+      ...smallTown('broken', 'Broken'),
+      personas: [{ ...smallTown().personas[0], age: -4 }],
+    };
+    await db.scenarios.put({
+      id: 'broken',
+      name: 'Broken',
+      updatedAt: 1,
+      openedAt: 1,
+      doc: broken,
+    });
+    await db.scenarios.put({
+      id: 'junk',
+      name: 'Junk',
+      updatedAt: 1,
+      openedAt: 1,
+      doc: 'not json at all',
+    });
     // A row whose envelope itself is wrong (e.g. written by a foreign tool).
-    await db.scenarios.put({ id: 'weird', name: 42, updatedAt: 'x', openedAt: 1, doc: {} } as never);
+    await db.scenarios.put({
+      id: 'weird',
+      name: 42,
+      updatedAt: 'x',
+      openedAt: 1,
+      doc: {},
+    } as never);
 
     const listing = await repo.list();
     expect(listing.entries.map((e) => e.id)).toEqual(['small-town']);
@@ -117,7 +138,13 @@ describe('ScenarioRepository', () => {
   });
 
   it('reports a document whose id disagrees with its row key', async () => {
-    await db.scenarios.put({ id: 'left', name: 'X', updatedAt: 1, openedAt: 1, doc: smallTown('right') });
+    await db.scenarios.put({
+      id: 'left',
+      name: 'X',
+      updatedAt: 1,
+      openedAt: 1,
+      doc: smallTown('right'),
+    });
     const read = await repo.get('left');
     expect(read).toMatchObject({ ok: false, issues: [{ path: 'id' }] });
   });

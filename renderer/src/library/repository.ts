@@ -42,8 +42,7 @@ export interface LibraryListing {
 
 /** Reading one scenario: the document, or every issue that kept it from loading. */
 export type ReadResult =
-  | { ok: true; scenario: Scenario; row: ScenarioRow }
-  | { ok: false; issues: ValidationIssue[] };
+  { ok: true; scenario: Scenario; row: ScenarioRow } | { ok: false; issues: ValidationIssue[] };
 
 /** The row envelope as it must look before the document inside is even considered. */
 const rowShape = z.object({
@@ -90,7 +89,8 @@ export class ScenarioRepository {
       else corrupt.push(corruptEntry(raw, read.issues));
     }
     entries.sort(
-      (a, b) => b.openedAt - a.openedAt || b.updatedAt - a.updatedAt || a.name.localeCompare(b.name),
+      (a, b) =>
+        b.openedAt - a.openedAt || b.updatedAt - a.updatedAt || a.name.localeCompare(b.name),
     );
     corrupt.sort((a, b) => a.id.localeCompare(b.id));
     return { entries, corrupt, total: rows.length };
@@ -118,7 +118,8 @@ export class ScenarioRepository {
   /** Reads and validates one scenario. Never throws for bad data; a missing id is an issue. */
   async get(id: string): Promise<ReadResult> {
     const raw: unknown = await this.db.scenarios.get(id);
-    if (raw === undefined) return { ok: false, issues: [{ path: '', message: `no scenario "${id}" in the library` }] };
+    if (raw === undefined)
+      return { ok: false, issues: [{ path: '', message: `no scenario "${id}" in the library` }] };
     return this.readRow(raw);
   }
 
@@ -151,7 +152,13 @@ export class ScenarioRepository {
     }
     const checked = this.validate(stored);
     const at = this.now();
-    await this.db.scenarios.add({ id: checked.id, name: checked.name, updatedAt: at, openedAt: at, doc: checked });
+    await this.db.scenarios.add({
+      id: checked.id,
+      name: checked.name,
+      updatedAt: at,
+      openedAt: at,
+      doc: checked,
+    });
     return checked;
   }
 
@@ -243,7 +250,10 @@ export class ScenarioRepository {
     if (!envelope.success) {
       return {
         ok: false,
-        issues: envelope.error.issues.map((i) => ({ path: `row.${i.path.join('.')}`, message: i.message })),
+        issues: envelope.error.issues.map((i) => ({
+          path: `row.${i.path.join('.')}`,
+          message: i.message,
+        })),
       };
     }
     const row = envelope.data as ScenarioRow;
@@ -257,7 +267,12 @@ export class ScenarioRepository {
     else if (validated.scenario.id !== row.id) {
       result = {
         ok: false,
-        issues: [{ path: 'id', message: `expected "${row.id}" (the row's key), got "${validated.scenario.id}"` }],
+        issues: [
+          {
+            path: 'id',
+            message: `expected "${row.id}" (the row's key), got "${validated.scenario.id}"`,
+          },
+        ],
       };
     } else result = { ok: true, scenario: validated.scenario, row };
     this.checked.set(row.id, { updatedAt: row.updatedAt, result });
@@ -287,5 +302,8 @@ function corruptEntry(raw: unknown, issues: ValidationIssue[]): CorruptEntry {
 
 /** Lower case without diacritics, for forgiving name search. */
 function fold(s: string): string {
-  return s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  return s
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 }

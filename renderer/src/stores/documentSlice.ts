@@ -12,7 +12,11 @@ export const createDocumentSlice: SliceCreator<DocumentSlice> = (rt) => (set, ge
     await rt.autosaver.flush();
     const read = await rt.deps.repo.open(id);
     if (!read.ok) {
-      get().reportError(`Could not open "${id}"`, { message: 'The stored scenario is damaged.', file: id, issues: read.issues });
+      get().reportError(`Could not open "${id}"`, {
+        message: 'The stored scenario is damaged.',
+        file: id,
+        issues: read.issues,
+      });
       return;
     }
     set({ doc: read.scenario, selectedPersonaId: null, saveState: 'idle' });

@@ -101,7 +101,11 @@ export const createLibrarySlice: SliceCreator<LibrarySlice> = (rt) => (set, get)
       await attempt('Could not duplicate', async () => {
         await rt.autosaver.flush();
         const copy = await repo.duplicate(id);
-        if (!copy.ok) throw Object.assign(new Error('The stored scenario is damaged.'), { file: id, issues: copy.issues });
+        if (!copy.ok)
+          throw Object.assign(new Error('The stored scenario is damaged.'), {
+            file: id,
+            issues: copy.issues,
+          });
         await get().refresh();
         await get().open(copy.scenario.id);
       });
@@ -111,7 +115,9 @@ export const createLibrarySlice: SliceCreator<LibrarySlice> = (rt) => (set, get)
       // The open town is renamed through its document so the editor and autosave agree.
       if (get().doc?.id === id) {
         get().updateDoc((doc) => (doc.name === name.trim() ? doc : { ...doc, name: name.trim() }));
-        set((s) => ({ entries: s.entries.map((e) => (e.id === id ? { ...e, name: name.trim() } : e)) }));
+        set((s) => ({
+          entries: s.entries.map((e) => (e.id === id ? { ...e, name: name.trim() } : e)),
+        }));
         return;
       }
       await attempt('Could not rename', async () => {
@@ -144,7 +150,10 @@ export const createLibrarySlice: SliceCreator<LibrarySlice> = (rt) => (set, get)
     async importPack(fileName, bytes) {
       set({ busy: `Importing ${fileName}…` });
       await attempt(`Could not import ${fileName}`, async () => {
-        const { scenario, warnings } = await api.packs.import({ fileName, data: bytesToBase64(bytes) });
+        const { scenario, warnings } = await api.packs.import({
+          fileName,
+          data: bytesToBase64(bytes),
+        });
         const created = await repo.create(scenario);
         await get().refresh();
         await get().open(created.id);

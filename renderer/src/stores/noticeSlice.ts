@@ -15,9 +15,7 @@ export function toNotice(title: string, err: unknown): ErrorNotice {
   };
   const message =
     typeof e.message === 'string' && e.message ? e.message : String(err ?? 'unknown error');
-  const issues = Array.isArray(e.issues)
-    ? (e.issues as ErrorNotice['issues'])
-    : undefined;
+  const issues = Array.isArray(e.issues) ? (e.issues as ErrorNotice['issues']) : undefined;
   return {
     id: nextNoticeId++,
     title,

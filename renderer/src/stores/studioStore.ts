@@ -51,7 +51,8 @@ export function createStudioStore(deps: StudioDeps): StudioStore {
     },
     onState(saveState, error) {
       store.setState({ saveState });
-      if (saveState === 'error') store.getState().reportError('Could not save your last edit', error);
+      if (saveState === 'error')
+        store.getState().reportError('Could not save your last edit', error);
     },
   });
   return Object.assign(store, { autosaver: runtime.autosaver });

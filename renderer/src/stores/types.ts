@@ -106,6 +106,4 @@ export interface StudioRuntime {
   lastDeleted: ScenarioRow | null;
 }
 
-export type SliceCreator<T> = (
-  runtime: StudioRuntime,
-) => StateCreator<StudioState, [], [], T>;
+export type SliceCreator<T> = (runtime: StudioRuntime) => StateCreator<StudioState, [], [], T>;
