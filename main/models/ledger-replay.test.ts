@@ -99,3 +99,21 @@ describe('replay provider', () => {
     expect(hashRequest({ ...a, temperature: 0.5 })).not.toBe(hashRequest(a));
   });
 });
+
+describe('response cache', () => {
+  it('answers the same (fn, cacheKey) once, concurrent duplicates included, and never caches failures', async () => {
+    const { withResponseCache } = await import('./response-cache.ts');
+    const inner = countingModel();
+    const model = withResponseCache(inner);
+    const keyed = (content: string, cacheKey: string) => ({ ...req('importance', 'ada', content), cacheKey });
+    const [a, b] = await Promise.all([model.complete(keyed('x', 'k1')), model.complete(keyed('x', 'k1'))]);
+    expect(b.json).toEqual(a.json);
+    expect(b.usage).toEqual({ promptTokens: 0, cachedTokens: 0, completionTokens: 0 });
+    await model.complete(keyed('yy', 'k2'));
+    await model.complete(req('importance', 'ada', 'x')); // no cacheKey: always reaches the model
+    await expect(model.complete(keyed('fail', 'k3'))).rejects.toThrow('boom');
+    await expect(model.complete(keyed('fail', 'k3'))).rejects.toThrow('boom');
+    expect(inner.calls).toBe(5);
+    expect(model.hits).toBe(1);
+  });
+});

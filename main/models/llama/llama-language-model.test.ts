@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { ModelError, ModelOutputError } from '../errors.ts';
 import { ensureTinyLlamaGguf } from '../fixtures/gguf-writer.ts';
 import { sharedFixtureAvailable, sharedStoriesGguf } from '../testing/shared-models.ts';
+import { CostLedger, withLedger } from '../ledger.ts';
+import { ReplayModel, withRecording, type ReplayRecord } from '../replay.ts';
 import type { CompletionRequest } from '../types.ts';
 import { createLlamaLanguageModel, type LlamaLanguageModel } from './llama-language-model.ts';
 
@@ -103,6 +105,26 @@ describe('llama provider on a generated model', () => {
     expect(model.queued).toBe(0);
   });
 
+  it('records real calls in the ledger and replays them exactly', async () => {
+    const ledger = new CostLedger();
+    const log: ReplayRecord[] = [];
+    const recorded = withRecording(withLedger(model, ledger), (r) => log.push(r));
+    const asks = [
+      { ...request('gus', 'Where next?', { maxTokens: 120 }), fn: 'action', schema: actionSchema, validator: actionValidator },
+      { ...request('gus', 'Where after that?', { maxTokens: 120 }), fn: 'action', schema: actionSchema, validator: actionValidator },
+      { ...request('hal', 'Hello?', { maxTokens: 12 }), fn: 'chat' },
+    ];
+    const live = await Promise.all(asks.map((a) => recorded.complete(a)));
+    expect(ledger.byFunction().action).toMatchObject({ calls: 2 });
+    expect(ledger.byAgent().gus.cachedTokens).toBeGreaterThan(0);
+    expect(ledger.totals.completionTokens).toBe(live.reduce((s, r) => s + r.usage.completionTokens, 0));
+
+    const replay = ReplayModel.fromNdjson(log.map((r) => JSON.stringify(r)).join('\n'));
+    const replayed = [await replay.complete(asks[2]), await replay.complete(asks[0]), await replay.complete(asks[1])];
+    expect(replayed.map((r) => r.text)).toEqual([live[2].text, live[0].text, live[1].text]);
+    expect(replayed[1].json).toEqual(live[0].json);
+  });
+
   it('cancels a running request with its AbortSignal and keeps serving', async () => {
     const controller = new AbortController();
     const running = model.complete(request('dan', 'Tell a long story.', { maxTokens: 800, signal: controller.signal }));
@@ -118,7 +140,8 @@ describe('llama provider on a generated model', () => {
     await expect(model.complete(request('eve', 'hi', { signal: controller.signal }))).rejects.toMatchObject({ name: 'AbortError' });
   });
 
-  it('names prompt-too-long and truncated-JSON failures', async () => {
+  it('names prompt-too-long, bad maxTokens and truncated-JSON failures', async () => {
+    await expect(model.complete(request('fay', 'hi', { maxTokens: 0 }))).rejects.toThrow(RangeError);
     await expect(model.complete(request('fay', 'x'.repeat(1200)))).rejects.toMatchObject({ code: 'prompt-too-long' });
     const truncated = model.complete({ ...request('fay', 'Where next?', { maxTokens: 3 }), schema: actionSchema });
     await expect(truncated).rejects.toBeInstanceOf(ModelOutputError);

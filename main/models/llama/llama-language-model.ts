@@ -168,6 +168,9 @@ export class LlamaLanguageModel implements LanguageModel {
     const what = `The ${request.fn} request`;
     if (this.disposed) throw new ModelError('disposed', `${what} came after the model was disposed.`);
     throwIfAborted(request.signal, what);
+    if (!Number.isInteger(request.maxTokens) || request.maxTokens < 1) {
+      throw new RangeError(`${what} has maxTokens ${request.maxTokens}; it must be a positive integer.`);
+    }
     const prompt = this.renderer.render(request.messages);
     if (prompt.tokens.length + request.maxTokens > this.context.contextSize) {
       throw new ModelError(
