@@ -1,0 +1,54 @@
+/**
+ * End-to-end tests. The `web` project drives the real renderer in Debian's Chromium against
+ * the web-mode host (ARCHITECTURE §6); the `electron` project launches the built app and
+ * skips, saying so, where no Electron binary is installed.
+ */
+import { defineConfig } from '@playwright/test';
+
+/** Fixed port and token so the suite knows the studio's URL before the host prints it. */
+export const E2E_PORT = 4777;
+export const E2E_TOKEN = 'e2e-token';
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-quic',
+];
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  // One host, one IndexedDB origin, two cores: run specs one after another.
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${E2E_PORT}/index.html?token=${E2E_TOKEN}`,
+    viewport: { width: 1440, height: 900 },
+    acceptDownloads: true,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
+  },
+  projects: [
+    { name: 'web', testIgnore: /electron\.spec\.ts$/ },
+    { name: 'electron', testMatch: /electron\.spec\.ts$/ },
+  ],
+  webServer: {
+    command: `npx electron-vite build && SIMULACRA_WEB_TOKEN=${E2E_TOKEN} SIMULACRA_WEB_PORT=${E2E_PORT} npx tsx main/host/cli.ts`,
+    url: `http://127.0.0.1:${E2E_PORT}/index.html`,
+    reuseExistingServer: !process.env.CI,
+    // The build runs first, on two cores.
+    timeout: 300_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
+});
