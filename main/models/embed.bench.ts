@@ -10,7 +10,8 @@ import { createTransformersEmbedder } from './transformers/transformers-embedder
 
 const TEXTS = Array.from(
   { length: 64 },
-  (_, i) => `memory ${i}: ${['isabella', 'klaus', 'maria'][i % 3]} is ${['planning a party', 'writing a paper', 'drinking coffee at the cafe', 'walking in the park'][i % 4]} at ${i % 12} o'clock`,
+  (_, i) =>
+    `memory ${i}: ${['isabella', 'klaus', 'maria'][i % 3]} is ${['planning a party', 'writing a paper', 'drinking coffee at the cafe', 'walking in the park'][i % 4]} at ${i % 12} o'clock`,
 );
 
 async function bench(label: string, modelFolder: string) {
@@ -28,10 +29,18 @@ async function bench(label: string, modelFolder: string) {
   }
   const singleRate = (TEXTS.length / median(single)) * 1000;
   const batchRate = (TEXTS.length / median(batched)) * 1000;
-  printBench({ name: `embed.batch_vs_single@${label}`, value: round(batchRate), unit: 'texts/s', ratio: round(batchRate / singleRate), singleTextsPerS: round(singleRate), dimensions: embedder.dimensions });
+  printBench({
+    name: `embed.batch_vs_single@${label}`,
+    value: round(batchRate),
+    unit: 'texts/s',
+    ratio: round(batchRate / singleRate),
+    singleTextsPerS: round(singleRate),
+    dimensions: embedder.dimensions,
+  });
   await embedder.dispose();
 }
 
 await bench('gen32d', await ensureTinyEmbedderFolder());
 await bench('gen384d', await ensureTinyEmbedderFolder({ dimensions: 384, seed: 3 }));
-if (sharedFixtureAvailable(sharedBertFixture, 'embed bench on fixture-bert-hash-embed')) await bench('bert-hash-32d', sharedBertFixture);
+if (sharedFixtureAvailable(sharedBertFixture, 'embed bench on fixture-bert-hash-embed'))
+  await bench('bert-hash-32d', sharedBertFixture);

@@ -13,12 +13,27 @@ export type {
   OutputValidator,
   TokenUsage,
 } from './types.ts';
-export { ModelAbortError, ModelError, ModelHttpError, ModelOutputError, type ModelErrorCode } from './errors.ts';
+export {
+  ModelAbortError,
+  ModelError,
+  ModelHttpError,
+  ModelOutputError,
+  type ModelErrorCode,
+} from './errors.ts';
 export { parseJsonOutput } from './json-output.ts';
-export { createLlamaLanguageModel, LlamaLanguageModel, type LlamaModelInfo, type LlamaModelOptions } from './llama/llama-language-model.ts';
+export {
+  createLlamaLanguageModel,
+  LlamaLanguageModel,
+  type LlamaModelInfo,
+  type LlamaModelOptions,
+} from './llama/llama-language-model.ts';
 export { inspectGguf, type GgufSummary } from './llama/gguf-inspect.ts';
 export { freeCores, resolveThreads } from './llama/threads.ts';
-export { createTransformersEmbedder, TransformersEmbedder, type TransformersEmbedderOptions } from './transformers/transformers-embedder.ts';
+export {
+  createTransformersEmbedder,
+  TransformersEmbedder,
+  type TransformersEmbedderOptions,
+} from './transformers/transformers-embedder.ts';
 export { EmbeddingCache, embeddingKey } from './transformers/embedding-cache.ts';
 export {
   createOpenAiEmbedder,

@@ -10,7 +10,11 @@ import type { CompletionRequest, FinishReason } from './types.ts';
  * @throws ModelOutputError `output-truncated` when generation hit maxTokens mid-JSON,
  *   `output-invalid` when the text is not JSON or fails validation.
  */
-export function parseJsonOutput<T>(text: string, finishReason: FinishReason, request: CompletionRequest<T>): T {
+export function parseJsonOutput<T>(
+  text: string,
+  finishReason: FinishReason,
+  request: CompletionRequest<T>,
+): T {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -23,7 +27,12 @@ export function parseJsonOutput<T>(text: string, finishReason: FinishReason, req
         { cause: error },
       );
     }
-    throw new ModelOutputError('output-invalid', `The ${request.fn} answer is not valid JSON: ${(error as Error).message}`, text, { cause: error });
+    throw new ModelOutputError(
+      'output-invalid',
+      `The ${request.fn} answer is not valid JSON: ${(error as Error).message}`,
+      text,
+      { cause: error },
+    );
   }
   if (!request.validator) return value as T;
   try {
@@ -37,4 +46,3 @@ export function parseJsonOutput<T>(text: string, finishReason: FinishReason, req
     );
   }
 }
-

@@ -44,7 +44,13 @@ describe('cost ledger', () => {
     await model.complete(req('town', undefined, 'd'));
     await expect(model.complete(req('plan', 'ada', 'fail'))).rejects.toThrow('boom');
 
-    expect(ledger.totals).toMatchObject({ calls: 4, failures: 1, promptTokens: 40, cachedTokens: 16, completionTokens: 12 });
+    expect(ledger.totals).toMatchObject({
+      calls: 4,
+      failures: 1,
+      promptTokens: 40,
+      cachedTokens: 16,
+      completionTokens: 12,
+    });
     expect(ledger.byFunction().importance).toMatchObject({ calls: 2, promptTokens: 20 });
     expect(ledger.byFunction().plan).toMatchObject({ calls: 1, failures: 1 });
     expect(Object.keys(ledger.byAgent())).toEqual([NO_AGENT, 'ada', 'bo']);
@@ -61,7 +67,10 @@ describe('replay provider', () => {
   it('answers a recorded run by function, agent and per-pair sequence, whatever the global order', async () => {
     const log: ReplayRecord[] = [];
     const recorder = withRecording(countingModel(), (r) => log.push(r));
-    await Promise.all([recorder.complete(req('importance', 'ada', 'x')), recorder.complete(req('importance', 'bo', 'yy'))]);
+    await Promise.all([
+      recorder.complete(req('importance', 'ada', 'x')),
+      recorder.complete(req('importance', 'bo', 'yy')),
+    ]);
     await recorder.complete(req('importance', 'ada', 'zzz'));
     expect(log.map((r) => [r.fn, r.agentId, r.seq])).toEqual([
       ['importance', 'ada', 0],
@@ -69,9 +78,14 @@ describe('replay provider', () => {
       ['importance', 'ada', 1],
     ]);
 
-    const replay = ReplayModel.fromNdjson(log.map((r) => JSON.stringify(r)).join('\n') + '\n{"type":"step","n":1}\n');
+    const replay = ReplayModel.fromNdjson(
+      log.map((r) => JSON.stringify(r)).join('\n') + '\n{"type":"step","n":1}\n',
+    );
     // Different interleaving across agents, same per-agent order: still matches.
-    const bo = await replay.complete({ ...req('importance', 'bo', 'yy'), validator: z.object({ n: z.number() }) });
+    const bo = await replay.complete({
+      ...req('importance', 'bo', 'yy'),
+      validator: z.object({ n: z.number() }),
+    });
     const ada0 = await replay.complete(req('importance', 'ada', 'x'));
     const ada1 = await replay.complete(req('importance', 'ada', 'zzz'));
     expect([bo.json, ada0.json, ada1.json]).toEqual([{ n: 2 }, { n: 1 }, { n: 3 }]);
@@ -80,7 +94,9 @@ describe('replay provider', () => {
 
   it('fails clearly on a changed request or a call the log does not hold', async () => {
     const log: ReplayRecord[] = [];
-    await withRecording(countingModel(), (r) => log.push(r)).complete(req('plan', 'ada', 'wake at 7'));
+    await withRecording(countingModel(), (r) => log.push(r)).complete(
+      req('plan', 'ada', 'wake at 7'),
+    );
     const replay = new ReplayModel(log);
     await expect(replay.complete(req('plan', 'ada', 'wake at 8'))).rejects.toMatchObject({
       code: 'replay-mismatch',
@@ -94,7 +110,12 @@ describe('replay provider', () => {
 
   it('hashes requests independent of key order and of signal/validator', () => {
     const a = req('f', 'a', 'hi');
-    const b = { ...a, schema: { properties: { n: { type: 'number' } }, type: 'object' }, signal: new AbortController().signal, cacheKey: 'k' };
+    const b = {
+      ...a,
+      schema: { properties: { n: { type: 'number' } }, type: 'object' },
+      signal: new AbortController().signal,
+      cacheKey: 'k',
+    };
     expect(hashRequest(b)).toBe(hashRequest(a));
     expect(hashRequest({ ...a, temperature: 0.5 })).not.toBe(hashRequest(a));
   });
@@ -105,8 +126,14 @@ describe('response cache', () => {
     const { withResponseCache } = await import('./response-cache.ts');
     const inner = countingModel();
     const model = withResponseCache(inner);
-    const keyed = (content: string, cacheKey: string) => ({ ...req('importance', 'ada', content), cacheKey });
-    const [a, b] = await Promise.all([model.complete(keyed('x', 'k1')), model.complete(keyed('x', 'k1'))]);
+    const keyed = (content: string, cacheKey: string) => ({
+      ...req('importance', 'ada', content),
+      cacheKey,
+    });
+    const [a, b] = await Promise.all([
+      model.complete(keyed('x', 'k1')),
+      model.complete(keyed('x', 'k1')),
+    ]);
     expect(b.json).toEqual(a.json);
     expect(b.usage).toEqual({ promptTokens: 0, cachedTokens: 0, completionTokens: 0 });
     await model.complete(keyed('yy', 'k2'));

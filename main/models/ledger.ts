@@ -73,16 +73,24 @@ export class CostLedger {
   }
 
   toJSON(): CostLedgerJson {
-    return { version: 1, total: { ...this.total }, byFunction: this.byFunction(), byAgent: this.byAgent() };
+    return {
+      version: 1,
+      total: { ...this.total },
+      byFunction: this.byFunction(),
+      byAgent: this.byAgent(),
+    };
   }
 
   /** Restores a ledger saved with {@link toJSON} (to continue counting after a resume). */
   static fromJSON(json: CostLedgerJson): CostLedger {
-    if (json?.version !== 1) throw new Error(`Unsupported cost ledger version ${String(json?.version)}`);
+    if (json?.version !== 1)
+      throw new Error(`Unsupported cost ledger version ${String(json?.version)}`);
     const ledger = new CostLedger();
     ledger.total = { ...emptyRow(), ...json.total };
-    for (const [fn, row] of Object.entries(json.byFunction)) ledger.functions.set(fn, { ...emptyRow(), ...row });
-    for (const [agent, row] of Object.entries(json.byAgent)) ledger.agents.set(agent, { ...emptyRow(), ...row });
+    for (const [fn, row] of Object.entries(json.byFunction))
+      ledger.functions.set(fn, { ...emptyRow(), ...row });
+    for (const [agent, row] of Object.entries(json.byAgent))
+      ledger.agents.set(agent, { ...emptyRow(), ...row });
     return ledger;
   }
 
@@ -97,7 +105,9 @@ export class CostLedger {
 }
 
 function toSortedRecord(map: Map<string, CostRow>): Record<string, CostRow> {
-  return Object.fromEntries([...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, { ...v }]));
+  return Object.fromEntries(
+    [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, { ...v }]),
+  );
 }
 
 /** A LanguageModel that records every call of `model` in `ledger`, tagged by fn and agent. */

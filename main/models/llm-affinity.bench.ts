@@ -38,7 +38,14 @@ function request(agent: string, round: number): CompletionRequest {
 }
 
 async function run(modelPath: string, affinity: boolean) {
-  const model = await createLlamaLanguageModel({ modelPath, gpu: false, sequences: AGENTS.length, contextSize: 1024, affinity, banIncompleteUtf8: true });
+  const model = await createLlamaLanguageModel({
+    modelPath,
+    gpu: false,
+    sequences: AGENTS.length,
+    contextSize: 1024,
+    affinity,
+    banIncompleteUtf8: true,
+  });
   let promptTokens = 0;
   let evaluated = 0;
   const started = performance.now();

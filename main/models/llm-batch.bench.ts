@@ -19,7 +19,10 @@ function requests(phase: string): CompletionRequest[] {
     fn: 'bench',
     agentId: `agent-${i}`,
     messages: [
-      { role: 'system', content: `[${phase}] You are agent ${i}. You live in a small town with a cafe, a park and a college.` },
+      {
+        role: 'system',
+        content: `[${phase}] You are agent ${i}. You live in a small town with a cafe, a park and a college.`,
+      },
       { role: 'user', content: `It is ${8 + i} o'clock. What are you doing now?` },
     ],
     maxTokens: MAX_TOKENS,
@@ -27,17 +30,27 @@ function requests(phase: string): CompletionRequest[] {
   }));
 }
 
-async function sequential(model: LlamaLanguageModel, phase: string): Promise<{ ms: number; tokens: number }> {
+async function sequential(
+  model: LlamaLanguageModel,
+  phase: string,
+): Promise<{ ms: number; tokens: number }> {
   const started = performance.now();
   let tokens = 0;
-  for (const request of requests(phase)) tokens += (await model.complete(request)).usage.completionTokens;
+  for (const request of requests(phase))
+    tokens += (await model.complete(request)).usage.completionTokens;
   return { ms: performance.now() - started, tokens };
 }
 
-async function batched(model: LlamaLanguageModel, phase: string): Promise<{ ms: number; tokens: number }> {
+async function batched(
+  model: LlamaLanguageModel,
+  phase: string,
+): Promise<{ ms: number; tokens: number }> {
   const started = performance.now();
   const results = await Promise.all(requests(phase).map((r) => model.complete(r)));
-  return { ms: performance.now() - started, tokens: results.reduce((sum, r) => sum + r.usage.completionTokens, 0) };
+  return {
+    ms: performance.now() - started,
+    tokens: results.reduce((sum, r) => sum + r.usage.completionTokens, 0),
+  };
 }
 
 for (const { label, options } of BENCH_LLMS) {

@@ -11,7 +11,13 @@
 import { createHash } from 'node:crypto';
 import { ModelError } from './errors.ts';
 import { parseJsonOutput } from './json-output.ts';
-import type { CompletionRequest, CompletionResult, FinishReason, LanguageModel, TokenUsage } from './types.ts';
+import type {
+  CompletionRequest,
+  CompletionResult,
+  FinishReason,
+  LanguageModel,
+  TokenUsage,
+} from './types.ts';
 
 /** One recorded call. */
 export interface ReplayRecord {
@@ -62,7 +68,10 @@ const pairKey = (fn: string, agentId: string | undefined) => `${fn}\u0000${agent
  * Wraps a model and reports each successful call as a {@link ReplayRecord} (for the run's
  * NDJSON log). The sequence number is taken when the call starts, in call order.
  */
-export function withRecording(model: LanguageModel, onRecord: (record: ReplayRecord) => void): LanguageModel {
+export function withRecording(
+  model: LanguageModel,
+  onRecord: (record: ReplayRecord) => void,
+): LanguageModel {
   const counters = new Map<string, number>();
   return {
     id: model.id,
@@ -94,7 +103,8 @@ export class ReplayModel implements LanguageModel {
   private readonly counters = new Map<string, number>();
 
   constructor(records: Iterable<ReplayRecord>) {
-    for (const record of records) this.records.set(`${pairKey(record.fn, record.agentId)}\u0000${record.seq}`, record);
+    for (const record of records)
+      this.records.set(`${pairKey(record.fn, record.agentId)}\u0000${record.seq}`, record);
   }
 
   /** Reads records from NDJSON text (one record per line; other event lines are skipped). */
@@ -103,7 +113,12 @@ export class ReplayModel implements LanguageModel {
     for (const line of text.split('\n')) {
       if (line.trim() === '') continue;
       const value = JSON.parse(line) as Partial<ReplayRecord>;
-      if (typeof value.fn === 'string' && typeof value.seq === 'number' && typeof value.requestHash === 'string' && value.output) {
+      if (
+        typeof value.fn === 'string' &&
+        typeof value.seq === 'number' &&
+        typeof value.requestHash === 'string' &&
+        value.output
+      ) {
         records.push(value as ReplayRecord);
       }
     }
@@ -118,7 +133,10 @@ export class ReplayModel implements LanguageModel {
     const who = `${request.fn} call #${seq} of agent ${request.agentId ?? '(none)'}`;
     const record = this.records.get(`${key}\u0000${seq}`);
     if (!record) {
-      throw new ModelError('replay-mismatch', `Replay has no recorded ${who}: the run asked for more calls than the log holds.`);
+      throw new ModelError(
+        'replay-mismatch',
+        `Replay has no recorded ${who}: the run asked for more calls than the log holds.`,
+      );
     }
     const hash = hashRequest(request);
     if (hash !== record.requestHash) {
@@ -134,7 +152,8 @@ export class ReplayModel implements LanguageModel {
       ms: performance.now() - started,
       finishReason: record.output.finishReason,
     };
-    if (request.schema) result.json = parseJsonOutput(record.output.text, record.output.finishReason, request);
+    if (request.schema)
+      result.json = parseJsonOutput(record.output.text, record.output.finishReason, request);
     return result;
   }
 

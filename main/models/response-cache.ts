@@ -37,8 +37,16 @@ export function withResponseCache(model: LanguageModel): CachingLanguageModel {
         const started = performance.now();
         const first = await pending;
         hits++;
-        const json = request.validator && first.json !== undefined ? request.validator.parse(first.json) : (first.json as T | undefined);
-        return { ...first, json, usage: { promptTokens: 0, cachedTokens: 0, completionTokens: 0 }, ms: performance.now() - started };
+        const json =
+          request.validator && first.json !== undefined
+            ? request.validator.parse(first.json)
+            : (first.json as T | undefined);
+        return {
+          ...first,
+          json,
+          usage: { promptTokens: 0, cachedTokens: 0, completionTokens: 0 },
+          ms: performance.now() - started,
+        };
       }
       const call = model.complete(request) as Promise<CompletionResult<unknown>>;
       answers.set(key, call);

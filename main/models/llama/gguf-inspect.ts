@@ -24,17 +24,47 @@ export interface GgufSummary {
 
 /** [block size in elements, bytes per block] for ggml tensor types, by type id. */
 const GGML_TYPE_BLOCKS: Record<number, [number, number]> = {
-  0: [1, 4], 1: [1, 2], 2: [32, 18], 3: [32, 20], 6: [32, 22], 7: [32, 24], 8: [32, 34], 9: [32, 36],
-  10: [256, 84], 11: [256, 110], 12: [256, 144], 13: [256, 176], 14: [256, 210], 15: [256, 292],
-  16: [256, 66], 17: [256, 74], 18: [256, 98], 19: [256, 50], 20: [32, 18], 21: [256, 110],
-  22: [256, 82], 23: [256, 136], 24: [1, 1], 25: [1, 2], 26: [1, 4], 27: [1, 8], 28: [1, 8],
-  29: [256, 56], 30: [1, 2], 34: [256, 54], 35: [256, 66], 39: [32, 17],
+  0: [1, 4],
+  1: [1, 2],
+  2: [32, 18],
+  3: [32, 20],
+  6: [32, 22],
+  7: [32, 24],
+  8: [32, 34],
+  9: [32, 36],
+  10: [256, 84],
+  11: [256, 110],
+  12: [256, 144],
+  13: [256, 176],
+  14: [256, 210],
+  15: [256, 292],
+  16: [256, 66],
+  17: [256, 74],
+  18: [256, 98],
+  19: [256, 50],
+  20: [32, 18],
+  21: [256, 110],
+  22: [256, 82],
+  23: [256, 136],
+  24: [1, 1],
+  25: [1, 2],
+  26: [1, 4],
+  27: [1, 8],
+  28: [1, 8],
+  29: [256, 56],
+  30: [1, 2],
+  34: [256, 54],
+  35: [256, 66],
+  39: [32, 17],
 };
 
 // node-llama-cpp types GgufArchitectureType as an ambient const enum, which isolatedModules
 // cannot read; at runtime it is a plain object of the architectures its llama.cpp knows.
 const KNOWN_ARCHITECTURES = new Set<string>(
-  Object.values((nodeLlamaCpp as unknown as Record<string, Record<string, string>>)['GgufArchitectureType'] ?? {}),
+  Object.values(
+    (nodeLlamaCpp as unknown as Record<string, Record<string, string>>)['GgufArchitectureType'] ??
+      {},
+  ),
 );
 
 /**
@@ -46,7 +76,8 @@ export async function inspectGguf(filePath: string): Promise<GgufSummary> {
   let sizeBytes: number;
   try {
     const info = await stat(filePath);
-    if (!info.isFile()) throw new ModelError('file-missing', `Model path is not a file: ${filePath}`);
+    if (!info.isFile())
+      throw new ModelError('file-missing', `Model path is not a file: ${filePath}`);
     sizeBytes = info.size;
   } catch (error) {
     if (error instanceof ModelError) throw error;
@@ -65,7 +96,10 @@ export async function inspectGguf(filePath: string): Promise<GgufSummary> {
     }
     const version = await reader.u32();
     if (version < 2 || version > 3) {
-      throw new ModelError('unsupported-gguf', `Unsupported GGUF version ${version} in ${filePath} (versions 2 and 3 are supported).`);
+      throw new ModelError(
+        'unsupported-gguf',
+        `Unsupported GGUF version ${version} in ${filePath} (versions 2 and 3 are supported).`,
+      );
     }
     const tensorCount = await reader.u64();
     const kvCount = await reader.u64();
@@ -75,7 +109,10 @@ export async function inspectGguf(filePath: string): Promise<GgufSummary> {
       const type = await reader.u32();
       metadata.set(key, await reader.value(type));
     }
-    const alignment = typeof metadata.get('general.alignment') === 'number' ? (metadata.get('general.alignment') as number) : 32;
+    const alignment =
+      typeof metadata.get('general.alignment') === 'number'
+        ? (metadata.get('general.alignment') as number)
+        : 32;
     let dataEnd = 0;
     let allKnown = true;
     for (let i = 0; i < tensorCount; i++) {
@@ -139,7 +176,10 @@ class HeaderReader {
 
   async bytes(n: number): Promise<Buffer> {
     if (this.position + n > this.size) {
-      throw new ModelError('file-truncated', `Model file is truncated: ${this.path} ends inside its GGUF header (${this.size} bytes).`);
+      throw new ModelError(
+        'file-truncated',
+        `Model file is truncated: ${this.path} ends inside its GGUF header (${this.size} bytes).`,
+      );
     }
     const end = this.position + n;
     if (end > this.bufferStart + this.buffer.length) {
@@ -159,7 +199,10 @@ class HeaderReader {
   async u64(): Promise<number> {
     const value = (await this.bytes(8)).readBigUInt64LE(0);
     if (value > BigInt(Number.MAX_SAFE_INTEGER)) {
-      throw new ModelError('unsupported-gguf', `Corrupt GGUF header in ${this.path}: a count or offset is ${value}.`);
+      throw new ModelError(
+        'unsupported-gguf',
+        `Corrupt GGUF header in ${this.path}: a count or offset is ${value}.`,
+      );
     }
     return Number(value);
   }
@@ -170,26 +213,41 @@ class HeaderReader {
   /** Reads one metadata value; arrays are skipped (returned as their length) except small ones. */
   async value(type: number): Promise<unknown> {
     switch (type) {
-      case 0: return (await this.bytes(1)).readUInt8(0);
-      case 1: return (await this.bytes(1)).readInt8(0);
-      case 2: return (await this.bytes(2)).readUInt16LE(0);
-      case 3: return (await this.bytes(2)).readInt16LE(0);
-      case 4: return this.u32();
-      case 5: return (await this.bytes(4)).readInt32LE(0);
-      case 6: return (await this.bytes(4)).readFloatLE(0);
-      case 7: return (await this.bytes(1)).readUInt8(0) !== 0;
-      case 8: return this.string();
+      case 0:
+        return (await this.bytes(1)).readUInt8(0);
+      case 1:
+        return (await this.bytes(1)).readInt8(0);
+      case 2:
+        return (await this.bytes(2)).readUInt16LE(0);
+      case 3:
+        return (await this.bytes(2)).readInt16LE(0);
+      case 4:
+        return this.u32();
+      case 5:
+        return (await this.bytes(4)).readInt32LE(0);
+      case 6:
+        return (await this.bytes(4)).readFloatLE(0);
+      case 7:
+        return (await this.bytes(1)).readUInt8(0) !== 0;
+      case 8:
+        return this.string();
       case 9: {
         const itemType = await this.u32();
         const count = await this.u64();
         for (let i = 0; i < count; i++) await this.value(itemType);
         return count;
       }
-      case 10: return this.u64();
-      case 11: return Number((await this.bytes(8)).readBigInt64LE(0));
-      case 12: return (await this.bytes(8)).readDoubleLE(0);
+      case 10:
+        return this.u64();
+      case 11:
+        return Number((await this.bytes(8)).readBigInt64LE(0));
+      case 12:
+        return (await this.bytes(8)).readDoubleLE(0);
       default:
-        throw new ModelError('unsupported-gguf', `Corrupt GGUF header in ${this.path}: unknown metadata type ${type}.`);
+        throw new ModelError(
+          'unsupported-gguf',
+          `Corrupt GGUF header in ${this.path}: unknown metadata type ${type}.`,
+        );
     }
   }
 }

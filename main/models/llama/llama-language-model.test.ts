@@ -25,15 +25,25 @@ const actionValidator = z.object({
   sector: z.enum(['cafe', 'park', 'house']),
   emoji: z.string().max(4),
   busy: z.boolean(),
-  steps: z.array(z.enum(['walk', 'sit', 'talk'])).min(1).max(3),
+  steps: z
+    .array(z.enum(['walk', 'sit', 'talk']))
+    .min(1)
+    .max(3),
 });
 
-function request(agentId: string, question: string, extra: Partial<CompletionRequest> = {}): CompletionRequest {
+function request(
+  agentId: string,
+  question: string,
+  extra: Partial<CompletionRequest> = {},
+): CompletionRequest {
   return {
     fn: 'test',
     agentId,
     messages: [
-      { role: 'system', content: `You are ${agentId}, a resident of the town. Answer briefly and in character.` },
+      {
+        role: 'system',
+        content: `You are ${agentId}, a resident of the town. Answer briefly and in character.`,
+      },
       { role: 'user', content: question },
     ],
     maxTokens: 48,
@@ -48,20 +58,37 @@ describe('llama provider on a generated model', () => {
 
   beforeAll(async () => {
     modelPath = await ensureTinyLlamaGguf();
-    model = await createLlamaLanguageModel({ modelPath, gpu: false, threads: 1, sequences: 4, contextSize: 1024, banIncompleteUtf8: true });
+    model = await createLlamaLanguageModel({
+      modelPath,
+      gpu: false,
+      threads: 1,
+      sequences: 4,
+      contextSize: 1024,
+      banIncompleteUtf8: true,
+    });
   });
   afterAll(async () => {
     await model?.dispose();
   });
 
   it('loads on the CPU with at most the free cores', () => {
-    expect(model.info).toMatchObject({ architecture: 'llama', gpu: false, threads: 1, sequences: 4, contextSize: 1024 });
+    expect(model.info).toMatchObject({
+      architecture: 'llama',
+      gpu: false,
+      threads: 1,
+      sequences: 4,
+      contextSize: 1024,
+    });
   });
 
   it('returns grammar-constrained JSON that passes the zod validator, even with random weights', async () => {
     for (const [i, temperature] of [0, 0.7, 1.2].entries()) {
       const result = await model.complete({
-        ...request(`agent-${i}`, `Where do you go next? Attempt ${i}.`, { maxTokens: 120, temperature, seed: i }),
+        ...request(`agent-${i}`, `Where do you go next? Attempt ${i}.`, {
+          maxTokens: 120,
+          temperature,
+          seed: i,
+        }),
         schema: actionSchema,
         validator: actionValidator,
       });
@@ -72,7 +99,9 @@ describe('llama provider on a generated model', () => {
   });
 
   it('returns plain ASCII text without a schema and stops at maxTokens', async () => {
-    const result = await model.complete(request('ada', 'Describe your morning.', { maxTokens: 20 }));
+    const result = await model.complete(
+      request('ada', 'Describe your morning.', { maxTokens: 20 }),
+    );
     expect(result.json).toBeUndefined();
     expect(result.usage.completionTokens).toBeLessThanOrEqual(20);
     expect([...result.text].every((c) => c.charCodeAt(0) < 128)).toBe(true);
@@ -88,7 +117,10 @@ describe('llama provider on a generated model', () => {
   it("reuses an agent's cached prompt prefix on its own sequence", async () => {
     const first = await model.complete(request('cleo', 'What is your plan for today?'));
     const second = await model.complete(request('cleo', 'Who did you meet yesterday?'));
-    const systemOnly = await model.complete({ ...request('cleo', 'x'), messages: [request('cleo', 'x').messages[0]] });
+    const systemOnly = await model.complete({
+      ...request('cleo', 'x'),
+      messages: [request('cleo', 'x').messages[0]],
+    });
     expect(first.usage.promptTokens).toBeGreaterThan(0);
     // Everything up to the user turn (template + system message) came from the KV cache.
     expect(second.usage.cachedTokens).toBeGreaterThanOrEqual(systemOnly.usage.promptTokens - 8);
@@ -96,7 +128,9 @@ describe('llama provider on a generated model', () => {
   });
 
   it('queues requests beyond the sequence count and decodes the rest concurrently', async () => {
-    const pending = Array.from({ length: 6 }, (_, i) => model.complete(request(`q${i}`, `Request ${i}`, { maxTokens: 16 })));
+    const pending = Array.from({ length: 6 }, (_, i) =>
+      model.complete(request(`q${i}`, `Request ${i}`, { maxTokens: 16 })),
+    );
     // Tokenizing is synchronous per call, so by the next tick 4 hold sequences and 2 wait.
     await new Promise((resolve) => setImmediate(resolve));
     expect(model.queued).toBe(2);
@@ -110,24 +144,42 @@ describe('llama provider on a generated model', () => {
     const log: ReplayRecord[] = [];
     const recorded = withRecording(withLedger(model, ledger), (r) => log.push(r));
     const asks = [
-      { ...request('gus', 'Where next?', { maxTokens: 120 }), fn: 'action', schema: actionSchema, validator: actionValidator },
-      { ...request('gus', 'Where after that?', { maxTokens: 120 }), fn: 'action', schema: actionSchema, validator: actionValidator },
+      {
+        ...request('gus', 'Where next?', { maxTokens: 120 }),
+        fn: 'action',
+        schema: actionSchema,
+        validator: actionValidator,
+      },
+      {
+        ...request('gus', 'Where after that?', { maxTokens: 120 }),
+        fn: 'action',
+        schema: actionSchema,
+        validator: actionValidator,
+      },
       { ...request('hal', 'Hello?', { maxTokens: 12 }), fn: 'chat' },
     ];
     const live = await Promise.all(asks.map((a) => recorded.complete(a)));
     expect(ledger.byFunction().action).toMatchObject({ calls: 2 });
     expect(ledger.byAgent().gus.cachedTokens).toBeGreaterThan(0);
-    expect(ledger.totals.completionTokens).toBe(live.reduce((s, r) => s + r.usage.completionTokens, 0));
+    expect(ledger.totals.completionTokens).toBe(
+      live.reduce((s, r) => s + r.usage.completionTokens, 0),
+    );
 
     const replay = ReplayModel.fromNdjson(log.map((r) => JSON.stringify(r)).join('\n'));
-    const replayed = [await replay.complete(asks[2]), await replay.complete(asks[0]), await replay.complete(asks[1])];
+    const replayed = [
+      await replay.complete(asks[2]),
+      await replay.complete(asks[0]),
+      await replay.complete(asks[1]),
+    ];
     expect(replayed.map((r) => r.text)).toEqual([live[2].text, live[0].text, live[1].text]);
     expect(replayed[1].json).toEqual(live[0].json);
   });
 
   it('cancels a running request with its AbortSignal and keeps serving', async () => {
     const controller = new AbortController();
-    const running = model.complete(request('dan', 'Tell a long story.', { maxTokens: 800, signal: controller.signal }));
+    const running = model.complete(
+      request('dan', 'Tell a long story.', { maxTokens: 800, signal: controller.signal }),
+    );
     setTimeout(() => controller.abort(), 30);
     await expect(running).rejects.toMatchObject({ name: 'AbortError' });
     const after = await model.complete(request('dan', 'Still there?', { maxTokens: 8 }));
@@ -137,13 +189,22 @@ describe('llama provider on a generated model', () => {
   it('rejects an already-aborted request before decoding', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(model.complete(request('eve', 'hi', { signal: controller.signal }))).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(
+      model.complete(request('eve', 'hi', { signal: controller.signal })),
+    ).rejects.toMatchObject({ name: 'AbortError' });
   });
 
   it('names prompt-too-long, bad maxTokens and truncated-JSON failures', async () => {
-    await expect(model.complete(request('fay', 'hi', { maxTokens: 0 }))).rejects.toThrow(RangeError);
-    await expect(model.complete(request('fay', 'x'.repeat(1200)))).rejects.toMatchObject({ code: 'prompt-too-long' });
-    const truncated = model.complete({ ...request('fay', 'Where next?', { maxTokens: 3 }), schema: actionSchema });
+    await expect(model.complete(request('fay', 'hi', { maxTokens: 0 }))).rejects.toThrow(
+      RangeError,
+    );
+    await expect(model.complete(request('fay', 'x'.repeat(1200)))).rejects.toMatchObject({
+      code: 'prompt-too-long',
+    });
+    const truncated = model.complete({
+      ...request('fay', 'Where next?', { maxTokens: 3 }),
+      schema: actionSchema,
+    });
     await expect(truncated).rejects.toBeInstanceOf(ModelOutputError);
     await expect(truncated).rejects.toMatchObject({ code: 'output-truncated' });
   });
@@ -151,7 +212,15 @@ describe('llama provider on a generated model', () => {
 
 describe('llama provider file checks', () => {
   const dir = os.tmpdir();
-  const load = (modelPath: string, extra = {}) => createLlamaLanguageModel({ modelPath, gpu: false, threads: 1, sequences: 1, contextSize: 256, ...extra });
+  const load = (modelPath: string, extra = {}) =>
+    createLlamaLanguageModel({
+      modelPath,
+      gpu: false,
+      threads: 1,
+      sequences: 1,
+      contextSize: 256,
+      ...extra,
+    });
 
   it('reports a missing file with its path', async () => {
     const missing = path.join(dir, 'no-such-model.gguf');
@@ -162,14 +231,20 @@ describe('llama provider file checks', () => {
   it('reports a file that is not a GGUF', async () => {
     const file = path.join(dir, `sim-not-gguf-${process.pid}.gguf`);
     await writeFile(file, '<html>404 Not Found</html>');
-    await expect(load(file)).rejects.toMatchObject({ code: 'not-gguf', message: expect.stringContaining(file) });
+    await expect(load(file)).rejects.toMatchObject({
+      code: 'not-gguf',
+      message: expect.stringContaining(file),
+    });
   });
 
   it('reports a truncated file (interrupted download)', async () => {
     const file = path.join(dir, `sim-truncated-${process.pid}.gguf`);
     await copyFile(await ensureTinyLlamaGguf(), file);
     await truncate(file, 50_000);
-    await expect(load(file)).rejects.toMatchObject({ code: 'file-truncated', message: expect.stringContaining(file) });
+    await expect(load(file)).rejects.toMatchObject({
+      code: 'file-truncated',
+      message: expect.stringContaining(file),
+    });
     await truncate(file, 100);
     await expect(load(file)).rejects.toMatchObject({ code: 'file-truncated' });
   });
@@ -181,13 +256,21 @@ describe('llama provider file checks', () => {
     // Value follows the key: u32 type, u64 length, then "llama"; same length keeps the layout.
     bytes.write('zzzzz', key + 'general.architecture'.length + 12, 'latin1');
     await writeFile(file, bytes);
-    await expect(load(file)).rejects.toMatchObject({ code: 'unsupported-architecture', message: expect.stringContaining('zzzzz') });
+    await expect(load(file)).rejects.toMatchObject({
+      code: 'unsupported-architecture',
+      message: expect.stringContaining('zzzzz'),
+    });
   });
 
   it('reports insufficient memory before loading', async () => {
-    const error = await load(await ensureTinyLlamaGguf(), { availableMemoryBytes: () => 1000 }).catch((e: unknown) => e);
+    const error = await load(await ensureTinyLlamaGguf(), {
+      availableMemoryBytes: () => 1000,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelError);
-    expect(error).toMatchObject({ code: 'insufficient-memory', message: expect.stringMatching(/needs about .* is free/) });
+    expect(error).toMatchObject({
+      code: 'insufficient-memory',
+      message: expect.stringMatching(/needs about .* is free/),
+    });
   });
 
   it('never opens a file it rejected (magic bytes are checked first)', async () => {
@@ -195,22 +278,40 @@ describe('llama provider file checks', () => {
     const handle = await open(file, 'w');
     await handle.write(Buffer.from('ggjt\x03\x00\x00\x00'));
     await handle.close();
-    await expect(load(file)).rejects.toMatchObject({ code: 'not-gguf', message: expect.stringContaining('"ggjt') });
+    await expect(load(file)).rejects.toMatchObject({
+      code: 'not-gguf',
+      message: expect.stringContaining('"ggjt'),
+    });
   });
 });
 
 const hasStories = sharedFixtureAvailable(sharedStoriesGguf, 'stories260K.gguf llama tests');
 describe.skipIf(!hasStories)('llama provider on shared stories260K.gguf', () => {
   it('writes text and schema-valid JSON with real weights', async () => {
-    const model = await createLlamaLanguageModel({ modelPath: sharedStoriesGguf, gpu: false, threads: 1, sequences: 2, contextSize: 512 });
+    const model = await createLlamaLanguageModel({
+      modelPath: sharedStoriesGguf,
+      gpu: false,
+      threads: 1,
+      sequences: 2,
+      contextSize: 512,
+    });
     try {
-      const text = await model.complete({ fn: 'story', messages: [{ role: 'user', content: 'Once upon a time' }], maxTokens: 24, temperature: 0 });
+      const text = await model.complete({
+        fn: 'story',
+        messages: [{ role: 'user', content: 'Once upon a time' }],
+        maxTokens: 24,
+        temperature: 0,
+      });
       expect(text.text.length).toBeGreaterThan(0);
       const json = await model.complete({
         fn: 'importance',
         agentId: 'lily',
         messages: [{ role: 'user', content: 'Rate how important this is: Lily found a dog.' }],
-        schema: { type: 'object', properties: { rating: { enum: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] } }, required: ['rating'] },
+        schema: {
+          type: 'object',
+          properties: { rating: { enum: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] } },
+          required: ['rating'],
+        },
         validator: z.object({ rating: z.number().int().min(1).max(10) }),
         maxTokens: 32,
         temperature: 0,

@@ -21,7 +21,13 @@ import {
 } from 'node-llama-cpp';
 import { ModelAbortError, ModelError, throwIfAborted } from '../errors.ts';
 import { parseJsonOutput } from '../json-output.ts';
-import type { CompletionRequest, CompletionResult, FinishReason, JsonSchema, LanguageModel } from '../types.ts';
+import type {
+  CompletionRequest,
+  CompletionResult,
+  FinishReason,
+  JsonSchema,
+  LanguageModel,
+} from '../types.ts';
 import { inspectGguf, type GgufSummary } from './gguf-inspect.ts';
 import { getLlamaRuntime, type GpuMode } from './llama-runtime.ts';
 import { PromptRenderer } from './prompt-renderer.ts';
@@ -68,7 +74,9 @@ export interface LlamaModelInfo {
  * Loads a GGUF model after checking the file and the memory it needs.
  * @throws ModelError with a code from `inspectGguf`, or `insufficient-memory` / `load-failed`.
  */
-export async function createLlamaLanguageModel(options: LlamaModelOptions): Promise<LlamaLanguageModel> {
+export async function createLlamaLanguageModel(
+  options: LlamaModelOptions,
+): Promise<LlamaLanguageModel> {
   const summary = await inspectGguf(options.modelPath);
   const availableMemory = options.availableMemoryBytes ?? (() => os.freemem());
   const threads = resolveThreads(options.threads);
@@ -77,7 +85,8 @@ export async function createLlamaLanguageModel(options: LlamaModelOptions): Prom
 
   // Weights are memory-mapped but must fit in RAM (or VRAM) to run at a usable speed.
   const free = availableMemory() + (llama.gpu === false ? 0 : (await llama.getVramState()).free);
-  if (summary.sizeBytes > free) throw insufficientMemory(options.modelPath, summary.sizeBytes, free, 'the weights');
+  if (summary.sizeBytes > free)
+    throw insufficientMemory(options.modelPath, summary.sizeBytes, free, 'the weights');
 
   let model: LlamaModel;
   try {
@@ -86,7 +95,10 @@ export async function createLlamaLanguageModel(options: LlamaModelOptions): Prom
     throw wrapLoadError(options.modelPath, error);
   }
   try {
-    const contextSize = Math.max(64, Math.min(options.contextSize ?? 4096, model.trainContextSize || 4096));
+    const contextSize = Math.max(
+      64,
+      Math.min(options.contextSize ?? 4096, model.trainContextSize || 4096),
+    );
     const estimate = await model.fileInsights.estimateContextResourceRequirementsV2({
       contextSize,
       sequences,
@@ -94,9 +106,19 @@ export async function createLlamaLanguageModel(options: LlamaModelOptions): Prom
     });
     const freeAfterLoad = availableMemory();
     if (estimate.cpuRam > freeAfterLoad) {
-      throw insufficientMemory(options.modelPath, estimate.cpuRam, freeAfterLoad, `a context of ${sequences}×${contextSize} tokens`);
+      throw insufficientMemory(
+        options.modelPath,
+        estimate.cpuRam,
+        freeAfterLoad,
+        `a context of ${sequences}×${contextSize} tokens`,
+      );
     }
-    const context = await model.createContext({ contextSize, sequences, threads, batchSize: Math.min(512, contextSize) });
+    const context = await model.createContext({
+      contextSize,
+      sequences,
+      threads,
+      batchSize: Math.min(512, contextSize),
+    });
     return new LlamaLanguageModel(llama, model, context, summary, options, threads);
   } catch (error) {
     await model.dispose();
@@ -117,9 +139,13 @@ function wrapLoadError(path: string, error: unknown): ModelError {
   if (error instanceof ModelError) return error;
   const detail = error instanceof Error ? error.message : String(error);
   if (error instanceof InsufficientMemoryError) {
-    return new ModelError('insufficient-memory', `Not enough memory to load ${path}: ${detail}`, { cause: error });
+    return new ModelError('insufficient-memory', `Not enough memory to load ${path}: ${detail}`, {
+      cause: error,
+    });
   }
-  return new ModelError('load-failed', `node-llama-cpp could not load ${path}: ${detail}`, { cause: error });
+  return new ModelError('load-failed', `node-llama-cpp could not load ${path}: ${detail}`, {
+    cause: error,
+  });
 }
 
 /** A loaded GGUF model answering {@link CompletionRequest}s. Create with {@link createLlamaLanguageModel}. */
@@ -166,10 +192,13 @@ export class LlamaLanguageModel implements LanguageModel {
   async complete<T = unknown>(request: CompletionRequest<T>): Promise<CompletionResult<T>> {
     const started = performance.now();
     const what = `The ${request.fn} request`;
-    if (this.disposed) throw new ModelError('disposed', `${what} came after the model was disposed.`);
+    if (this.disposed)
+      throw new ModelError('disposed', `${what} came after the model was disposed.`);
     throwIfAborted(request.signal, what);
     if (!Number.isInteger(request.maxTokens) || request.maxTokens < 1) {
-      throw new RangeError(`${what} has maxTokens ${request.maxTokens}; it must be a positive integer.`);
+      throw new RangeError(
+        `${what} has maxTokens ${request.maxTokens}; it must be a positive integer.`,
+      );
     }
     const prompt = this.renderer.render(request.messages);
     if (prompt.tokens.length + request.maxTokens > this.context.contextSize) {
@@ -185,7 +214,11 @@ export class LlamaLanguageModel implements LanguageModel {
       const output = await this.generate(slot, prompt.tokens, prompt.stopStrings, grammar, request);
       const result: CompletionResult<T> = {
         text: output.text,
-        usage: { promptTokens: prompt.tokens.length, cachedTokens: output.cachedTokens, completionTokens: output.completionTokens },
+        usage: {
+          promptTokens: prompt.tokens.length,
+          cachedTokens: output.cachedTokens,
+          completionTokens: output.completionTokens,
+        },
         ms: performance.now() - started,
         finishReason: output.finishReason,
       };
@@ -222,7 +255,12 @@ export class LlamaLanguageModel implements LanguageModel {
     stopStrings: string[],
     grammar: LlamaGrammar | undefined,
     request: CompletionRequest<unknown>,
-  ): Promise<{ text: string; cachedTokens: number; completionTokens: number; finishReason: FinishReason }> {
+  ): Promise<{
+    text: string;
+    cachedTokens: number;
+    completionTokens: number;
+    finishReason: FinishReason;
+  }> {
     const sequence = slot.sequence;
     const what = `The ${request.fn} request`;
     // Keep the longest cached prefix (minus the last token: one token must be decoded to get logits).
@@ -237,7 +275,9 @@ export class LlamaLanguageModel implements LanguageModel {
     const iterator = sequence.evaluate(tokens.slice(cachedTokens), {
       temperature: request.temperature,
       seed: request.seed ?? this.options.defaultSeed ?? 0,
-      grammarEvaluationState: grammar ? new LlamaGrammarEvaluationState({ model: this.model, grammar }) : undefined,
+      grammarEvaluationState: grammar
+        ? new LlamaGrammarEvaluationState({ model: this.model, grammar })
+        : undefined,
       tokenBias: this.tokenBias,
     });
     try {
@@ -262,16 +302,29 @@ export class LlamaLanguageModel implements LanguageModel {
       if (generated.length < request.maxTokens && finishReason === 'length') finishReason = 'stop'; // end-of-generation token
     } catch (error) {
       if (error instanceof ModelAbortError) throw error;
-      if (this.disposed) throw new ModelError('disposed', `${what} was cut short: the model was disposed.`, { cause: error });
+      if (this.disposed)
+        throw new ModelError('disposed', `${what} was cut short: the model was disposed.`, {
+          cause: error,
+        });
       throw error;
     }
-    return { text: grammar ? text.trim() : text, cachedTokens, completionTokens: generated.length, finishReason };
+    return {
+      text: grammar ? text.trim() : text,
+      cachedTokens,
+      completionTokens: generated.length,
+      finishReason,
+    };
   }
 }
 
 function grammarStopStrings(grammar: LlamaGrammar): string[] {
   return grammar.stopGenerationTriggers.flatMap((trigger) => {
-    const values: readonly unknown[] = typeof trigger === 'string' ? [trigger] : isLlamaText(trigger) ? trigger.values : (trigger as readonly unknown[]);
+    const values: readonly unknown[] =
+      typeof trigger === 'string'
+        ? [trigger]
+        : isLlamaText(trigger)
+          ? trigger.values
+          : (trigger as readonly unknown[]);
     return values.every((v) => typeof v === 'string') ? [values.join('')] : [];
   });
 }

@@ -19,7 +19,12 @@ export function getLlamaRuntime(gpu: GpuMode, maxThreads: number): Promise<Llama
   let binding = bindings.get(key);
   if (!binding) {
     binding = (async () => {
-      const common = { build: 'never', maxThreads, logLevel: LlamaLogLevel.error, progressLogs: false } as const;
+      const common = {
+        build: 'never',
+        maxThreads,
+        logLevel: LlamaLogLevel.error,
+        progressLogs: false,
+      } as const;
       if (gpu === false) return getLlama({ ...common, gpu: false });
       try {
         return await getLlama({ ...common, gpu: 'auto' });

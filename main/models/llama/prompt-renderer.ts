@@ -4,7 +4,13 @@
  * format they were trained on. The rendering of a message list is a pure function of the
  * messages, which is what lets a stable leading system message hit the KV cache.
  */
-import { resolveChatWrapper, type ChatHistoryItem, type ChatWrapper, type LlamaModel, type Token } from 'node-llama-cpp';
+import {
+  resolveChatWrapper,
+  type ChatHistoryItem,
+  type ChatWrapper,
+  type LlamaModel,
+  type Token,
+} from 'node-llama-cpp';
 import type { ChatMessage } from '../types.ts';
 
 /** A rendered prompt. */

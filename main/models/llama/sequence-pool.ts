@@ -50,7 +50,13 @@ export class SequencePool {
     sequences: LlamaContextSequence[],
     private readonly affinity: boolean,
   ) {
-    this.slots = sequences.map((sequence, index) => ({ index, sequence, owner: undefined, busy: false, lastUsed: 0 }));
+    this.slots = sequences.map((sequence, index) => ({
+      index,
+      sequence,
+      owner: undefined,
+      busy: false,
+      lastUsed: 0,
+    }));
   }
 
   /** Number of sequences (the most requests decoded at once). */
@@ -67,11 +73,16 @@ export class SequencePool {
    * Waits for a sequence for `agentId`'s request (whose prompt is `tokens`).
    * Release it with {@link release}.
    */
-  acquire(agentId: string | undefined, tokens: Token[], signal?: AbortSignal): Promise<SequenceSlot> {
+  acquire(
+    agentId: string | undefined,
+    tokens: Token[],
+    signal?: AbortSignal,
+  ): Promise<SequenceSlot> {
     if (this.closed) return Promise.reject(new ModelError('disposed', 'The model was disposed.'));
     if (signal?.aborted) return Promise.reject(new ModelAbortError('The request', signal.reason));
     const free = this.slots.filter((slot) => !slot.busy);
-    if (free.length > 0 && this.waiters.length === 0) return Promise.resolve(this.take(this.choose(free, agentId, tokens), agentId));
+    if (free.length > 0 && this.waiters.length === 0)
+      return Promise.resolve(this.take(this.choose(free, agentId, tokens), agentId));
     return new Promise<SequenceSlot>((resolve, reject) => {
       const waiter: Waiter = { agentId, tokens, resolve, reject };
       this.waiters.push(waiter);
@@ -93,7 +104,9 @@ export class SequencePool {
   release(slot: SequenceSlot): void {
     slot.busy = false;
     if (this.waiters.length === 0) return;
-    let at = this.affinity ? this.waiters.findIndex((w) => w.agentId !== undefined && w.agentId === slot.owner) : -1;
+    let at = this.affinity
+      ? this.waiters.findIndex((w) => w.agentId !== undefined && w.agentId === slot.owner)
+      : -1;
     if (at < 0) at = 0;
     const [waiter] = this.waiters.splice(at, 1);
     waiter.resolve(this.take(slot, waiter.agentId));
@@ -102,7 +115,8 @@ export class SequencePool {
   /** Rejects every waiter; used on dispose. */
   close(): void {
     this.closed = true;
-    for (const waiter of this.waiters.splice(0)) waiter.reject(new ModelError('disposed', 'The model was disposed.'));
+    for (const waiter of this.waiters.splice(0))
+      waiter.reject(new ModelError('disposed', 'The model was disposed.'));
   }
 
   private take(slot: SequenceSlot, agentId: string | undefined): SequenceSlot {

@@ -121,7 +121,13 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     huggingFace: MINILM_REPO,
     license: 'Apache-2.0',
     localName: 'all-MiniLM-L6-v2',
-    files: ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'onnx/model.onnx'].map((path) => ({
+    files: [
+      'config.json',
+      'tokenizer.json',
+      'tokenizer_config.json',
+      'special_tokens_map.json',
+      'onnx/model.onnx',
+    ].map((path) => ({
       path,
       url: hf(MINILM_REPO, path),
     })),

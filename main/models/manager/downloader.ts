@@ -66,10 +66,18 @@ async function downloadAttempt(options: DownloadOptions): Promise<string> {
   const fetchImpl = options.fetch ?? fetch;
   let response: Response;
   try {
-    response = await fetchImpl(url, { headers: existing > 0 ? { range: `bytes=${existing}-` } : {}, signal, redirect: 'follow' });
+    response = await fetchImpl(url, {
+      headers: existing > 0 ? { range: `bytes=${existing}-` } : {},
+      signal,
+      redirect: 'follow',
+    });
   } catch (error) {
     if (signal?.aborted) throw new ModelAbortError(`Downloading ${url}`, signal.reason);
-    throw new ModelError('download-failed', `Could not download ${url}: ${(error as Error).message}`, { cause: error });
+    throw new ModelError(
+      'download-failed',
+      `Could not download ${url}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
 
   let resumeFrom = 0;
@@ -78,7 +86,10 @@ async function downloadAttempt(options: DownloadOptions): Promise<string> {
     if (start !== existing) {
       await response.body?.cancel();
       await rm(partPath, { force: true });
-      throw new ModelError('download-failed', `Download of ${url} resumed at the wrong offset (${start}, had ${existing}); starting over.`);
+      throw new ModelError(
+        'download-failed',
+        `Download of ${url} resumed at the wrong offset (${start}, had ${existing}); starting over.`,
+      );
     }
     resumeFrom = existing;
   } else if (response.status === 416 && existing > 0) {
@@ -88,15 +99,26 @@ async function downloadAttempt(options: DownloadOptions): Promise<string> {
   } else if (!response.ok) {
     const body = await response.text().catch(() => '');
     const code = response.status === 429 || response.status >= 500 ? 'download-failed' : 'http';
-    throw new ModelError(code, `Download of ${url} failed: ${response.status} ${response.statusText}: ${excerpt(body)}`);
+    throw new ModelError(
+      code,
+      `Download of ${url} failed: ${response.status} ${response.statusText}: ${excerpt(body)}`,
+    );
   }
   // 200 to a range request means the server ignored it: start from byte 0.
 
   const hash = createHash('sha256');
   if (resumeFrom > 0) await hashInto(hash, partPath);
   const length = Number(response.headers.get('content-length'));
-  const totalBytes = Number.isFinite(length) && response.headers.get('content-length') !== null ? resumeFrom + length : options.expectedSize;
-  const progress: DownloadProgress = { url, receivedBytes: resumeFrom, totalBytes, resumedFromBytes: resumeFrom };
+  const totalBytes =
+    Number.isFinite(length) && response.headers.get('content-length') !== null
+      ? resumeFrom + length
+      : options.expectedSize;
+  const progress: DownloadProgress = {
+    url,
+    receivedBytes: resumeFrom,
+    totalBytes,
+    resumedFromBytes: resumeFrom,
+  };
   const interval = options.progressIntervalMs ?? 100;
   let lastReport = 0;
 
@@ -126,16 +148,27 @@ async function downloadAttempt(options: DownloadOptions): Promise<string> {
   }
   options.onProgress?.({ ...progress });
   if (totalBytes !== undefined && progress.receivedBytes < totalBytes) {
-    throw new ModelError('download-failed', `Download of ${url} stopped at ${progress.receivedBytes} of ${totalBytes} bytes; it will resume from there.`);
+    throw new ModelError(
+      'download-failed',
+      `Download of ${url} stopped at ${progress.receivedBytes} of ${totalBytes} bytes; it will resume from there.`,
+    );
   }
   return finish(options, partPath, hash.digest('hex'), progress.receivedBytes);
 }
 
-async function finish(options: DownloadOptions, partPath: string, sha256: string, size: number): Promise<string> {
+async function finish(
+  options: DownloadOptions,
+  partPath: string,
+  sha256: string,
+  size: number,
+): Promise<string> {
   const { url, destPath, expectedSha256, expectedSize } = options;
   if (expectedSize !== undefined && size !== expectedSize) {
     await rm(partPath, { force: true });
-    throw new ModelError('checksum-mismatch', `Download of ${url} has ${size} bytes, expected ${expectedSize}; the partial file was deleted.`);
+    throw new ModelError(
+      'checksum-mismatch',
+      `Download of ${url} has ${size} bytes, expected ${expectedSize}; the partial file was deleted.`,
+    );
   }
   if (expectedSha256 !== undefined && sha256 !== expectedSha256.toLowerCase()) {
     await rm(partPath, { force: true });

@@ -22,14 +22,21 @@ export interface HardwareSummary {
  * Reads the hardware. `probeGpu` (default true) loads node-llama-cpp's GPU backends, which
  * takes about half a second the first time; the binding is reused by model loads afterwards.
  */
-export async function getHardwareSummary(options: { probeGpu?: boolean } = {}): Promise<HardwareSummary> {
+export async function getHardwareSummary(
+  options: { probeGpu?: boolean } = {},
+): Promise<HardwareSummary> {
   let gpu: HardwareSummary['gpu'] = null;
   if (options.probeGpu ?? true) {
     try {
       const llama = await getLlamaRuntime('auto', freeCores());
       if (llama.gpu !== false) {
         const vram = await llama.getVramState();
-        gpu = { type: llama.gpu, names: await llama.getGpuDeviceNames(), vramBytes: vram.total, freeVramBytes: vram.free };
+        gpu = {
+          type: llama.gpu,
+          names: await llama.getGpuDeviceNames(),
+          vramBytes: vram.total,
+          freeVramBytes: vram.free,
+        };
       }
     } catch {
       gpu = null; // No usable backend binary: report CPU only rather than fail the summary.
@@ -61,10 +68,13 @@ export function recommendModels(hardware: HardwareSummary): ModelRecommendation 
   const chats = MODEL_CATALOG.filter((m) => m.kind === 'chat');
   const budget = Math.max(hardware.totalRamBytes / 2, hardware.gpu?.vramBytes ?? 0);
   const fitting = chats.filter((m) => m.ramBytes <= budget);
-  const chat = fitting.length > 0 ? fitting.reduce((a, b) => (b.ramBytes > a.ramBytes ? b : a)) : chats[0];
+  const chat =
+    fitting.length > 0 ? fitting.reduce((a, b) => (b.ramBytes > a.ramBytes ? b : a)) : chats[0];
   const embedding = MODEL_CATALOG.find((m) => m.kind === 'embedding')!;
   const gb = (n: number) => `${(n / 1024 ** 3).toFixed(1)} GB`;
-  const where = hardware.gpu ? `${hardware.gpu.type} GPU with ${gb(hardware.gpu.vramBytes)}` : `CPU with ${hardware.cpuCores} cores`;
+  const where = hardware.gpu
+    ? `${hardware.gpu.type} GPU with ${gb(hardware.gpu.vramBytes)}`
+    : `CPU with ${hardware.cpuCores} cores`;
   const reason =
     fitting.length > 0
       ? `${chat.name} needs about ${gb(chat.ramBytes)}; this machine has ${gb(hardware.totalRamBytes)} RAM and a ${where}.`

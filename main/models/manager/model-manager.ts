@@ -37,7 +37,12 @@ export interface LocalModel {
 }
 
 /** Files an embedding folder must hold (transformers.js, fp32 weights). */
-const EMBEDDING_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', path.join('onnx', 'model.onnx')];
+const EMBEDDING_FILES = [
+  'config.json',
+  'tokenizer.json',
+  'tokenizer_config.json',
+  path.join('onnx', 'model.onnx'),
+];
 
 /** The recommended models. */
 export function listCatalog(): readonly CatalogModel[] {
@@ -51,10 +56,19 @@ export function listCatalog(): readonly CatalogModel[] {
 export async function downloadCatalogModel(
   modelsDir: string,
   modelId: string,
-  options: { onProgress?: ModelDownloadProgressCallback; signal?: AbortSignal; fetch?: typeof fetch; retryDelayMs?: number } = {},
+  options: {
+    onProgress?: ModelDownloadProgressCallback;
+    signal?: AbortSignal;
+    fetch?: typeof fetch;
+    retryDelayMs?: number;
+  } = {},
 ): Promise<LocalModel> {
   const model = findCatalogModel(modelId);
-  if (!model) throw new ModelError('file-missing', `No catalog model "${modelId}" (known: ${MODEL_CATALOG.map((m) => m.id).join(', ')}).`);
+  if (!model)
+    throw new ModelError(
+      'file-missing',
+      `No catalog model "${modelId}" (known: ${MODEL_CATALOG.map((m) => m.id).join(', ')}).`,
+    );
   const base = model.kind === 'chat' ? modelsDir : path.join(modelsDir, model.localName);
   let doneBytes = 0;
   for (const [fileIndex, file] of model.files.entries()) {
@@ -106,7 +120,8 @@ export async function listLocalModels(modelsDir: string): Promise<LocalModel[]> 
   const models: LocalModel[] = [];
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     const full = path.join(modelsDir, entry.name);
-    const looksUsable = (entry.isFile() && entry.name.toLowerCase().endsWith('.gguf')) || entry.isDirectory();
+    const looksUsable =
+      (entry.isFile() && entry.name.toLowerCase().endsWith('.gguf')) || entry.isDirectory();
     if (!looksUsable) continue;
     try {
       models.push(await describeLocal(full));
@@ -121,8 +136,13 @@ export async function listLocalModels(modelsDir: string): Promise<LocalModel[]> 
 export async function deleteLocalModel(modelsDir: string, name: string): Promise<void> {
   const root = path.resolve(modelsDir);
   const target = path.resolve(root, name);
-  if (path.dirname(target) !== root) throw new ModelError('file-missing', `Refusing to delete "${name}": it is not a model inside ${root}.`);
-  if (!(await exists(target))) throw new ModelError('file-missing', `No model named "${name}" in ${root}.`);
+  if (path.dirname(target) !== root)
+    throw new ModelError(
+      'file-missing',
+      `Refusing to delete "${name}": it is not a model inside ${root}.`,
+    );
+  if (!(await exists(target)))
+    throw new ModelError('file-missing', `No model named "${name}" in ${root}.`);
   await rm(target, { recursive: true, force: true });
   await rm(`${target}.part`, { force: true });
 }
@@ -139,7 +159,11 @@ async function describeLocal(modelPath: string): Promise<LocalModel> {
     let sizeBytes = 0;
     for (const file of EMBEDDING_FILES) {
       const full = path.join(modelPath, file);
-      if (!(await exists(full))) throw new ModelError('file-missing', `Embedding model folder ${modelPath} has no ${file} (expected the all-MiniLM-L6-v2 layout).`);
+      if (!(await exists(full)))
+        throw new ModelError(
+          'file-missing',
+          `Embedding model folder ${modelPath} has no ${file} (expected the all-MiniLM-L6-v2 layout).`,
+        );
       sizeBytes += (await stat(full)).size;
     }
     const catalogId = MODEL_CATALOG.find((m) => m.kind === 'embedding' && m.localName === name)?.id;
@@ -147,7 +171,14 @@ async function describeLocal(modelPath: string): Promise<LocalModel> {
   }
   const summary = await inspectGguf(modelPath);
   const catalogId = MODEL_CATALOG.find((m) => m.kind === 'chat' && m.localName === name)?.id;
-  return { kind: 'chat', name, path: modelPath, sizeBytes: summary.sizeBytes, catalogId, architecture: summary.architecture };
+  return {
+    kind: 'chat',
+    name,
+    path: modelPath,
+    sizeBytes: summary.sizeBytes,
+    catalogId,
+    architecture: summary.architecture,
+  };
 }
 
 async function exists(file: string): Promise<boolean> {

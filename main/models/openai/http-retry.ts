@@ -19,7 +19,12 @@ export interface RetryPolicy {
 }
 
 /** Defaults for {@link RetryPolicy}. */
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { timeoutMs: 60_000, maxRetries: 3, baseDelayMs: 500, maxDelayMs: 30_000 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  timeoutMs: 60_000,
+  maxRetries: 3,
+  baseDelayMs: 500,
+  maxDelayMs: 30_000,
+};
 
 /** Whether a status is worth retrying. */
 export function isRetryableStatus(status: number): boolean {
@@ -63,10 +68,17 @@ export async function fetchWithRetry(
     const body = await response.text().catch(() => '');
     if (!isRetryableStatus(response.status) || attempt >= policy.maxRetries) {
       const tries = attempt > 0 ? ` after ${attempt + 1} attempts` : '';
-      throw new ModelHttpError(`${what}: ${url} answered ${response.status} ${response.statusText}${tries}: ${excerpt(body)}`, response.status, excerpt(body));
+      throw new ModelHttpError(
+        `${what}: ${url} answered ${response.status} ${response.statusText}${tries}: ${excerpt(body)}`,
+        response.status,
+        excerpt(body),
+      );
     }
     const backoff = policy.baseDelayMs * 2 ** attempt;
-    const delay = Math.min(policy.maxDelayMs, parseRetryAfter(response.headers.get('retry-after')) ?? backoff);
+    const delay = Math.min(
+      policy.maxDelayMs,
+      parseRetryAfter(response.headers.get('retry-after')) ?? backoff,
+    );
     await sleep(delay, signal, what);
   }
 }
@@ -82,10 +94,16 @@ export function classifyFetchFailure(
   phase: 'connect' | 'read' = 'connect',
 ): Error {
   if (signal?.aborted) return new ModelAbortError(what, signal.reason);
-  if (timeout.aborted) return new ModelError('timeout', `${what}: ${url} did not answer within ${policy.timeoutMs} ms.`, { cause: error });
+  if (timeout.aborted)
+    return new ModelError(
+      'timeout',
+      `${what}: ${url} did not answer within ${policy.timeoutMs} ms.`,
+      { cause: error },
+    );
   const cause = (error as { cause?: { code?: string } }).cause;
   const detail = cause?.code ?? (error as Error).message;
-  const problem = phase === 'connect' ? `could not reach ${url}` : `the answer from ${url} broke off`;
+  const problem =
+    phase === 'connect' ? `could not reach ${url}` : `the answer from ${url} broke off`;
   return new ModelError('http', `${what}: ${problem} (${detail}).`, { cause: error });
 }
 

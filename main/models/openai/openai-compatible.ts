@@ -6,8 +6,20 @@
  */
 import { ModelError, ModelHttpError, excerpt } from '../errors.ts';
 import { parseJsonOutput } from '../json-output.ts';
-import type { CompletionRequest, CompletionResult, Embedder, FinishReason, LanguageModel, TokenUsage } from '../types.ts';
-import { DEFAULT_RETRY_POLICY, classifyFetchFailure, fetchWithRetry, type RetryPolicy } from './http-retry.ts';
+import type {
+  CompletionRequest,
+  CompletionResult,
+  Embedder,
+  FinishReason,
+  LanguageModel,
+  TokenUsage,
+} from '../types.ts';
+import {
+  DEFAULT_RETRY_POLICY,
+  classifyFetchFailure,
+  fetchWithRetry,
+  type RetryPolicy,
+} from './http-retry.ts';
 import { readSseData } from './sse.ts';
 
 /** Connection settings shared by chat and embeddings. */
@@ -56,11 +68,16 @@ export class OpenAiCompatibleModel implements LanguageModel {
   }
 
   complete<T = unknown>(request: CompletionRequest<T>): Promise<CompletionResult<T>> {
-    return this.options.stream ? this.completeStreaming(request, () => {}) : this.run(request, false, () => {});
+    return this.options.stream
+      ? this.completeStreaming(request, () => {})
+      : this.run(request, false, () => {});
   }
 
   /** Like {@link complete}, streaming: `onText` gets each text delta as it arrives. */
-  completeStreaming<T = unknown>(request: CompletionRequest<T>, onText: (delta: string) => void): Promise<CompletionResult<T>> {
+  completeStreaming<T = unknown>(
+    request: CompletionRequest<T>,
+    onText: (delta: string) => void,
+  ): Promise<CompletionResult<T>> {
     return this.run(request, true, onText);
   }
 
@@ -68,7 +85,11 @@ export class OpenAiCompatibleModel implements LanguageModel {
     // Stateless: fetch keeps no connection we own.
   }
 
-  private async run<T>(request: CompletionRequest<T>, stream: boolean, onText: (delta: string) => void): Promise<CompletionResult<T>> {
+  private async run<T>(
+    request: CompletionRequest<T>,
+    stream: boolean,
+    onText: (delta: string) => void,
+  ): Promise<CompletionResult<T>> {
     const started = performance.now();
     const what = `The ${request.fn} request`;
     const body: Record<string, unknown> = {
@@ -81,7 +102,11 @@ export class OpenAiCompatibleModel implements LanguageModel {
     if (request.schema) {
       body.response_format = {
         type: 'json_schema',
-        json_schema: { name: request.fn.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64) || 'output', schema: request.schema, strict: true },
+        json_schema: {
+          name: request.fn.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64) || 'output',
+          schema: request.schema,
+          strict: true,
+        },
       };
     }
     if (stream) {
@@ -98,12 +123,27 @@ export class OpenAiCompatibleModel implements LanguageModel {
     );
     let output: { text: string; finishReason: FinishReason; usage: TokenUsage };
     try {
-      output = stream ? await this.readStream(response, what, onText) : await this.readBody(response, what);
+      output = stream
+        ? await this.readStream(response, what, onText)
+        : await this.readBody(response, what);
     } catch (error) {
       if (error instanceof ModelError) throw error;
-      throw classifyFetchFailure(what, this.url, error, request.signal, attemptSignal, this.policy, 'read');
+      throw classifyFetchFailure(
+        what,
+        this.url,
+        error,
+        request.signal,
+        attemptSignal,
+        this.policy,
+        'read',
+      );
     }
-    const result: CompletionResult<T> = { text: output.text, usage: output.usage, ms: performance.now() - started, finishReason: output.finishReason };
+    const result: CompletionResult<T> = {
+      text: output.text,
+      usage: output.usage,
+      ms: performance.now() - started,
+      finishReason: output.finishReason,
+    };
     if (request.schema) result.json = parseJsonOutput(output.text, output.finishReason, request);
     return result;
   }
@@ -118,12 +158,18 @@ export class OpenAiCompatibleModel implements LanguageModel {
     }
     const choice = parsed.choices?.[0];
     const content = choice?.message?.content;
-    if (typeof content !== 'string') throw malformed(what, this.url, response.status, raw, 'no choices[0].message.content');
-    return { text: content, finishReason: finishReason(choice?.finish_reason), usage: usageFrom(parsed.usage) };
+    if (typeof content !== 'string')
+      throw malformed(what, this.url, response.status, raw, 'no choices[0].message.content');
+    return {
+      text: content,
+      finishReason: finishReason(choice?.finish_reason),
+      usage: usageFrom(parsed.usage),
+    };
   }
 
   private async readStream(response: Response, what: string, onText: (delta: string) => void) {
-    if (!response.body) throw malformed(what, this.url, response.status, '', 'the stream has no body');
+    if (!response.body)
+      throw malformed(what, this.url, response.status, '', 'the stream has no body');
     let text = '';
     let reason: string | null | undefined;
     let usage: WireUsage | undefined;
@@ -147,7 +193,8 @@ export class OpenAiCompatibleModel implements LanguageModel {
       reason = chunk.choices?.[0]?.finish_reason ?? reason;
       if (chunk.usage) usage = chunk.usage;
     }
-    if (!done && reason == null) throw malformed(what, this.url, response.status, text, 'the stream ended before [DONE]');
+    if (!done && reason == null)
+      throw malformed(what, this.url, response.status, text, 'the stream ended before [DONE]');
     return { text, finishReason: finishReason(reason), usage: usageFrom(usage) };
   }
 }
@@ -162,7 +209,9 @@ export interface OpenAiEmbedderOptions extends OpenAiConnection {
 }
 
 /** Creates an embedder for `POST {baseUrl}/embeddings`, probing its dimension when not given. */
-export async function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Promise<OpenAiCompatibleEmbedder> {
+export async function createOpenAiEmbedder(
+  options: OpenAiEmbedderOptions,
+): Promise<OpenAiCompatibleEmbedder> {
   const embedder = new OpenAiCompatibleEmbedder(options, options.dimensions ?? 0);
   if (options.dimensions === undefined) {
     const [probe] = await embedder.embed(['dimension probe']);
@@ -203,7 +252,11 @@ export class OpenAiCompatibleEmbedder implements Embedder {
     const { response } = await fetchWithRetry(
       what,
       this.url,
-      { method: 'POST', headers: headers(this.options), body: JSON.stringify({ model: this.options.model, input: texts }) },
+      {
+        method: 'POST',
+        headers: headers(this.options),
+        body: JSON.stringify({ model: this.options.model, input: texts }),
+      },
       this.policy,
       undefined,
       this.options.fetch,
@@ -217,15 +270,33 @@ export class OpenAiCompatibleEmbedder implements Embedder {
     }
     const rows = parsed.data;
     if (!Array.isArray(rows) || rows.length !== texts.length) {
-      throw malformed(what, this.url, response.status, raw, `expected ${texts.length} embeddings in data[]`);
+      throw malformed(
+        what,
+        this.url,
+        response.status,
+        raw,
+        `expected ${texts.length} embeddings in data[]`,
+      );
     }
     const ordered = [...rows].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
     return ordered.map((row) => {
       if (!Array.isArray(row.embedding) || !row.embedding.every((x) => typeof x === 'number')) {
-        throw malformed(what, this.url, response.status, raw, 'an embedding is not a list of numbers');
+        throw malformed(
+          what,
+          this.url,
+          response.status,
+          raw,
+          'an embedding is not a list of numbers',
+        );
       }
       if (this.dimensions > 0 && row.embedding.length !== this.dimensions) {
-        throw malformed(what, this.url, response.status, raw, `an embedding has ${row.embedding.length} dimensions, expected ${this.dimensions}`);
+        throw malformed(
+          what,
+          this.url,
+          response.status,
+          raw,
+          `an embedding has ${row.embedding.length} dimensions, expected ${this.dimensions}`,
+        );
       }
       return Float32Array.from(row.embedding as number[]);
     });
@@ -233,13 +304,26 @@ export class OpenAiCompatibleEmbedder implements Embedder {
 }
 
 function headers(connection: OpenAiConnection): Record<string, string> {
-  const out: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const out: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+  };
   if (connection.apiKey) out.authorization = `Bearer ${connection.apiKey}`;
   return out;
 }
 
-function malformed(what: string, url: string, status: number, raw: string, problem: string): ModelHttpError {
-  return new ModelHttpError(`${what}: malformed answer from ${url} (${problem}): ${excerpt(raw)}`, status, excerpt(raw));
+function malformed(
+  what: string,
+  url: string,
+  status: number,
+  raw: string,
+  problem: string,
+): ModelHttpError {
+  return new ModelHttpError(
+    `${what}: malformed answer from ${url} (${problem}): ${excerpt(raw)}`,
+    status,
+    excerpt(raw),
+  );
 }
 
 function finishReason(reason: string | null | undefined): FinishReason {

@@ -5,7 +5,13 @@
 import { BENCH_MODEL, TINY_TEST_MODEL, type TinyLlamaOptions } from '../fixtures/gguf-writer.ts';
 
 /** One result line: `BENCH {"name":…,"value":…,"unit":…,"ratio":…}` on stdout. */
-export function printBench(line: { name: string; value: number; unit: string; ratio?: number; [extra: string]: unknown }): void {
+export function printBench(line: {
+  name: string;
+  value: number;
+  unit: string;
+  ratio?: number;
+  [extra: string]: unknown;
+}): void {
   console.log(`BENCH ${JSON.stringify(line)}`);
 }
 

@@ -27,7 +27,10 @@ export interface OpenAiTestServer {
 }
 
 /** Starts a server on a free loopback port. */
-export async function startOpenAiTestServer(model: LanguageModel, embedder?: Embedder): Promise<OpenAiTestServer> {
+export async function startOpenAiTestServer(
+  model: LanguageModel,
+  embedder?: Embedder,
+): Promise<OpenAiTestServer> {
   const faults: ServerFault[] = [];
   const requests: OpenAiTestServer['requests'] = [];
   const hanging = new Set<http.ServerResponse>();
@@ -48,7 +51,9 @@ export async function startOpenAiTestServer(model: LanguageModel, embedder?: Emb
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter;
       res.writeHead(fault.status, headers);
-      return res.end(fault.body ?? JSON.stringify({ error: { message: `injected ${fault.status}` } }));
+      return res.end(
+        fault.body ?? JSON.stringify({ error: { message: `injected ${fault.status}` } }),
+      );
     }
     if (fault?.kind === 'hang') {
       hanging.add(res);
@@ -59,7 +64,8 @@ export async function startOpenAiTestServer(model: LanguageModel, embedder?: Emb
       return res.end(fault.body);
     }
     try {
-      if (path === '/v1/chat/completions') return await answerChat(res, body, model, fault?.kind === 'stream-cut');
+      if (path === '/v1/chat/completions')
+        return await answerChat(res, body, model, fault?.kind === 'stream-cut');
       if (path === '/v1/embeddings' && embedder) return await answerEmbeddings(res, body, embedder);
       sendJson(res, 404, { error: { message: `no route ${path}` } });
     } catch (error) {
@@ -81,8 +87,14 @@ export async function startOpenAiTestServer(model: LanguageModel, embedder?: Emb
   };
 }
 
-async function answerChat(res: http.ServerResponse, body: Record<string, unknown>, model: LanguageModel, cutStream: boolean) {
-  const format = body.response_format as { type?: string; json_schema?: { schema?: Record<string, unknown> } } | undefined;
+async function answerChat(
+  res: http.ServerResponse,
+  body: Record<string, unknown>,
+  model: LanguageModel,
+  cutStream: boolean,
+) {
+  const format = body.response_format as
+    { type?: string; json_schema?: { schema?: Record<string, unknown> } } | undefined;
   const result = await model.complete({
     fn: 'http',
     messages: body.messages as ChatMessage[],
@@ -103,7 +115,9 @@ async function answerChat(res: http.ServerResponse, body: Record<string, unknown
       id: 'chatcmpl-test',
       object: 'chat.completion',
       model: body.model,
-      choices: [{ index: 0, message: { role: 'assistant', content: result.text }, finish_reason: finish }],
+      choices: [
+        { index: 0, message: { role: 'assistant', content: result.text }, finish_reason: finish },
+      ],
       usage,
     });
   }
@@ -111,21 +125,40 @@ async function answerChat(res: http.ServerResponse, body: Record<string, unknown
   const event = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
   const pieces = result.text.match(/[\s\S]{1,7}/g) ?? [];
   for (const [i, piece] of pieces.entries()) {
-    event({ id: 'chatcmpl-test', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
+    event({
+      id: 'chatcmpl-test',
+      object: 'chat.completion.chunk',
+      choices: [{ index: 0, delta: { content: piece }, finish_reason: null }],
+    });
     if (cutStream && i >= 1) return res.destroy();
     await new Promise((resolve) => setImmediate(resolve));
   }
-  event({ id: 'chatcmpl-test', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: finish }] });
+  event({
+    id: 'chatcmpl-test',
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta: {}, finish_reason: finish }],
+  });
   event({ id: 'chatcmpl-test', object: 'chat.completion.chunk', choices: [], usage });
   res.end('data: [DONE]\n\n');
 }
 
-async function answerEmbeddings(res: http.ServerResponse, body: Record<string, unknown>, embedder: Embedder) {
+async function answerEmbeddings(
+  res: http.ServerResponse,
+  body: Record<string, unknown>,
+  embedder: Embedder,
+) {
   const input = typeof body.input === 'string' ? [body.input] : (body.input as string[]);
   const vectors = await embedder.embed(input);
   // Answer in reverse order: clients must sort by `index`, not trust array order.
-  const data = vectors.map((v, index) => ({ object: 'embedding', index, embedding: Array.from(v) })).reverse();
-  sendJson(res, 200, { object: 'list', data, model: body.model, usage: { prompt_tokens: 0, total_tokens: 0 } });
+  const data = vectors
+    .map((v, index) => ({ object: 'embedding', index, embedding: Array.from(v) }))
+    .reverse();
+  sendJson(res, 200, {
+    object: 'list',
+    data,
+    model: body.model,
+    usage: { prompt_tokens: 0, total_tokens: 0 },
+  });
 }
 
 function sendJson(res: http.ServerResponse, status: number, value: unknown) {

@@ -64,7 +64,8 @@ export class EmbeddingCache {
         for (let i = 0; i < dimensions; i++) vector[i] = bytes.readFloatLE(at + KEY_BYTES + i * 4);
         entries.set(key, vector);
       }
-      const usable = HEADER_BYTES + Math.floor((bytes.length - HEADER_BYTES) / recordBytes) * recordBytes;
+      const usable =
+        HEADER_BYTES + Math.floor((bytes.length - HEADER_BYTES) / recordBytes) * recordBytes;
       if (usable !== bytes.length) await writeFile(filePath, bytes.subarray(0, usable));
     } else {
       const header = Buffer.alloc(HEADER_BYTES);
@@ -95,7 +96,9 @@ export class EmbeddingCache {
     const out = Buffer.alloc(fresh.length * recordBytes);
     fresh.forEach(({ text, vector }, index) => {
       if (vector.length !== this.dimensions) {
-        throw new Error(`Embedding of length ${vector.length} does not fit cache ${this.filePath} (${this.dimensions} dimensions).`);
+        throw new Error(
+          `Embedding of length ${vector.length} does not fit cache ${this.filePath} (${this.dimensions} dimensions).`,
+        );
       }
       const key = embeddingKey(this.modelId, text);
       this.entries.set(key, vector.slice());

@@ -21,7 +21,12 @@ describe('transformers provider on a generated model', () => {
   beforeAll(async () => {
     folder = await ensureTinyEmbedderFolder();
     cacheDir = await mkdtemp(path.join(os.tmpdir(), 'sim-embcache-'));
-    embedder = await createTransformersEmbedder({ modelFolder: folder, threads: 1, cacheDir, batchSize: 4 });
+    embedder = await createTransformersEmbedder({
+      modelFolder: folder,
+      threads: 1,
+      cacheDir,
+      batchSize: 4,
+    });
   });
   afterAll(async () => {
     await embedder?.dispose();
@@ -29,7 +34,11 @@ describe('transformers provider on a generated model', () => {
 
   it('returns unit-length vectors of the model dimension, in input order', async () => {
     expect(embedder.dimensions).toBe(32);
-    const vectors = await embedder.embed(['planning a party at the cafe', 'brush teeth', 'planning a party at the cafe']);
+    const vectors = await embedder.embed([
+      'planning a party at the cafe',
+      'brush teeth',
+      'planning a party at the cafe',
+    ]);
     expect(vectors).toHaveLength(3);
     for (const v of vectors) expect(Math.hypot(...v)).toBeCloseTo(1, 5);
     expect([...vectors[2]]).toEqual([...vectors[0]]);
@@ -45,7 +54,13 @@ describe('transformers provider on a generated model', () => {
   });
 
   it('gives the same vector batched as one at a time', async () => {
-    const texts = ['morning walk in the park', 'cook dinner', 'write a plan for tomorrow', 'vote', 'read a book at home'];
+    const texts = [
+      'morning walk in the park',
+      'cook dinner',
+      'write a plan for tomorrow',
+      'vote',
+      'read a book at home',
+    ];
     const batched = await embedder.embed(texts);
     for (const [i, text] of texts.entries()) {
       const [single] = await embedder.embed([text + ' ']); // a different cache key, same tokens
@@ -92,10 +107,16 @@ describe('embedding cache file', () => {
   });
 });
 
-const hasBert = sharedFixtureAvailable(sharedBertFixture, 'fixture-bert-hash-embed transformers tests');
+const hasBert = sharedFixtureAvailable(
+  sharedBertFixture,
+  'fixture-bert-hash-embed transformers tests',
+);
 describe.skipIf(!hasBert)('transformers provider on shared fixture-bert-hash-embed', () => {
   it('loads the real all-MiniLM-L6-v2 tokenizer layout and embeds', async () => {
-    const embedder = await createTransformersEmbedder({ modelFolder: sharedBertFixture, threads: 1 });
+    const embedder = await createTransformersEmbedder({
+      modelFolder: sharedBertFixture,
+      threads: 1,
+    });
     try {
       expect(embedder.dimensions).toBe(32);
       const [party, decorate, teeth] = await embedder.embed([

@@ -40,7 +40,9 @@ let loadLock: Promise<unknown> = Promise.resolve();
  * Loads the model folder and measures its vector length with one probe embedding.
  * @throws ModelError `file-missing` naming the folder and the missing file, or `load-failed`.
  */
-export async function createTransformersEmbedder(options: TransformersEmbedderOptions): Promise<TransformersEmbedder> {
+export async function createTransformersEmbedder(
+  options: TransformersEmbedderOptions,
+): Promise<TransformersEmbedder> {
   const folder = path.resolve(options.modelFolder);
   const dtype = options.dtype ?? 'fp32';
   if (!options.allowRemote) {
@@ -49,7 +51,10 @@ export async function createTransformersEmbedder(options: TransformersEmbedderOp
       try {
         await stat(path.join(folder, file));
       } catch {
-        throw new ModelError('file-missing', `Embedding model folder ${folder} has no ${file} (expected the all-MiniLM-L6-v2 layout).`);
+        throw new ModelError(
+          'file-missing',
+          `Embedding model folder ${folder} has no ${file} (expected the all-MiniLM-L6-v2 layout).`,
+        );
       }
     }
   }
@@ -70,16 +75,25 @@ export async function createTransformersEmbedder(options: TransformersEmbedderOp
   try {
     extractor = (await load) as FeatureExtractionPipeline;
   } catch (error) {
-    throw new ModelError('load-failed', `transformers.js could not load ${folder}: ${(error as Error).message}`, { cause: error });
+    throw new ModelError(
+      'load-failed',
+      `transformers.js could not load ${folder}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   const id = `transformers:${path.basename(folder)}`;
   const probe = await runExtractor(extractor, ['dimension probe']);
   const dimensions = probe[0].length;
-  const cache = options.cacheDir ? await EmbeddingCache.open(options.cacheDir, id, dimensions) : undefined;
+  const cache = options.cacheDir
+    ? await EmbeddingCache.open(options.cacheDir, id, dimensions)
+    : undefined;
   return new TransformersEmbedder(id, dimensions, extractor, options.batchSize ?? 32, cache);
 }
 
-async function runExtractor(extractor: FeatureExtractionPipeline, texts: string[]): Promise<Float32Array[]> {
+async function runExtractor(
+  extractor: FeatureExtractionPipeline,
+  texts: string[],
+): Promise<Float32Array[]> {
   const output = await extractor(texts, { pooling: 'mean', normalize: true });
   const [rows, columns] = output.dims as [number, number];
   const data = output.data as Float32Array;
