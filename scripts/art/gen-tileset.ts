@@ -729,8 +729,6 @@ function drawLamp(t: Canvas): void {
   t.rect(13, 8, 7, 2, hex('#ffffff'));
   t.rect(16, 8, 1, 7, hex('#3c3f4a'));
   t.rect(12, 4, 9, 2, hex('#2b2d36'));
-  const glowless = new Canvas(S, S);
-  glowless.draw(t, 0, 0);
   t.outline(OUTLINE, 200);
 }
 
