@@ -165,9 +165,15 @@ test('creating from the template draws the town and lists its places and people'
   await page.getByTestId('zoom-fit').click();
   await expect(page.getByTestId('zoom-level')).toHaveText(before!);
 
+  // Expanding a sector shows its arenas.
+  const sector = page.getByTestId('tree-sector').first();
+  await sector.getByTestId('tree-row').first().click();
+  await expect(sector.getByTestId('tree-arena').first()).toBeVisible();
+  await page.mouse.move(box.x + box.width * 0.33, box.y + box.height * 0.36);
+  await page.screenshot({ path: testInfo.outputPath('studio.png') });
+
   await page.getByTestId('persona-item').first().click();
   await expect(page.getByTestId('persona-detail')).toBeVisible();
   await expect(page.getByTestId('seed-clauses').locator('li').first()).not.toBeEmpty();
-  await page.mouse.move(box.x + box.width * 0.4, box.y + box.height * 0.45);
-  await page.screenshot({ path: testInfo.outputPath('studio.png') });
+  await page.screenshot({ path: testInfo.outputPath('persona.png') });
 });

@@ -56,6 +56,11 @@ export interface TownCanvasProps {
   tree: EnvTree;
 }
 
+/** Below this zoom spawn names would crowd the sector labels; only their markers show. */
+const SPAWN_NAMES_MIN_ZOOM = 0.75;
+/** Width of a spawn name's text box, screen px (the text is centred in it). */
+const SPAWN_NAME_WIDTH_PX = 160;
+
 const EMPTY_RANGE: ChunkRange = { x0: 0, y0: 0, x1: -1, y1: -1 };
 
 interface Hover {
@@ -319,6 +324,7 @@ export function TownCanvas({ scenarioId, map, tree }: TownCanvasProps) {
                   tileSize={ts}
                   name={tree.spawns.find((sp) => sp.zone === s.zone)?.name ?? `spawn ${s.zone}`}
                   labelScale={labelScale}
+                  showName={zoom >= SPAWN_NAMES_MIN_ZOOM}
                 />
               ))}
               <Rect
@@ -481,6 +487,7 @@ function SpawnMarker({
   tileSize,
   name,
   labelScale,
+  showName,
 }: {
   shape: ZoneShape;
   grid: readonly number[];
@@ -488,6 +495,7 @@ function SpawnMarker({
   tileSize: number;
   name: string;
   labelScale: number;
+  showName: boolean;
 }) {
   return (
     <Group id={`spawn-${shape.zone}`} name="spawn">
@@ -516,19 +524,26 @@ function SpawnMarker({
           ctx.fillStrokeShape(node);
         }}
       />
-      <Text
-        x={(shape.anchor.x + 0.5) * tileSize}
-        y={(shape.anchor.y + 1) * tileSize}
-        scaleX={labelScale}
-        scaleY={labelScale}
-        text={`⚑ ${name}`}
-        fontSize={11}
-        fill="#ffd666"
-        fontFamily="Inter, system-ui, sans-serif"
-        shadowColor="black"
-        shadowBlur={3}
-        shadowOpacity={0.9}
-      />
+      {showName && (
+        <Text
+          x={(shape.anchor.x + 0.5) * tileSize}
+          y={(shape.anchor.y + 0.85) * tileSize}
+          width={SPAWN_NAME_WIDTH_PX}
+          offsetX={SPAWN_NAME_WIDTH_PX / 2}
+          align="center"
+          wrap="none"
+          ellipsis
+          scaleX={labelScale}
+          scaleY={labelScale}
+          text={name}
+          fontSize={11}
+          fill="#ffd666"
+          fontFamily="Inter, system-ui, sans-serif"
+          shadowColor="black"
+          shadowBlur={3}
+          shadowOpacity={0.9}
+        />
+      )}
     </Group>
   );
 }

@@ -19,11 +19,30 @@ export function toNotice(title: string, err: unknown): ErrorNotice {
   return {
     id: nextNoticeId++,
     title,
-    // With issues listed below, the first line of the message is enough as a summary.
-    message: issues?.length ? (message.split('\n')[0] ?? message) : message,
+    message: issues?.length ? summarise(message, issues) : message,
     file: typeof e.file === 'string' ? e.file : undefined,
     issues,
   };
+}
+
+/**
+ * The headline above an issue list. Servers often put the issues into the message too; when
+ * every line of it is already an issue below, a count reads better than the same text twice.
+ */
+function summarise(message: string, issues: NonNullable<ErrorNotice['issues']>): string {
+  const lines = message.split('\n').filter((l) => l.trim());
+  const repeated = lines.every((line) => issues.some((i) => line.includes(i.message)));
+  if (!repeated) return lines[0] ?? message;
+  const errors = issues.filter((i) => i.severity !== 'warning').length;
+  const warnings = issues.length - errors;
+  return (
+    [
+      errors && `${errors} problem${errors === 1 ? '' : 's'}`,
+      warnings && `${warnings} warning${warnings === 1 ? '' : 's'}`,
+    ]
+      .filter(Boolean)
+      .join(', ') + ' found:'
+  );
 }
 
 export const createNoticeSlice: SliceCreator<NoticeSlice> = () => (set) => ({
