@@ -93,3 +93,44 @@ test('the library creates, renames, duplicates, searches, and deletes with undo'
   await page.reload();
   await expect(page.getByTestId('library-item')).toHaveCount(3);
 });
+
+test('a damaged library row is listed and explained, never a crash', async ({ page }) => {
+  await openStudio(page);
+  await page.getByTestId('empty-new-blank').click();
+  await expectSaved(page);
+  // Damage the stored document behind the app's back, as a bad disk or old build might.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('simulacra-library');
+        open.onsuccess = () => {
+          const tx = open.result.transaction('scenarios', 'readwrite');
+          tx.objectStore('scenarios').put({
+            id: 'broken-town',
+            name: 'Broken town',
+            updatedAt: 1,
+            openedAt: 1,
+            doc: { schemaVersion: 1, id: 'broken-town' },
+          });
+          tx.oncomplete = () => {
+            open.result.close();
+            resolve();
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+  );
+  await page.reload();
+  const damaged = page.getByTestId('library-corrupt');
+  await expect(damaged).toContainText('Broken town');
+  await expect(page.getByTestId('library-item')).toHaveCount(1);
+  await damaged.getByRole('button', { name: /Broken town/ }).click();
+  const panel = page.getByTestId('error-panel');
+  await expect(panel.getByTestId('error-title')).toContainText('Broken town');
+  await expect(panel.getByTestId('error-issues')).toContainText('broken-town → name');
+  // It can be deleted like any other row.
+  await damaged.hover();
+  await damaged.getByRole('button', { name: 'Delete Broken town' }).click();
+  await expect(page.getByTestId('library-corrupt')).toHaveCount(0);
+  await expect(page.getByTestId('scenario-name')).toHaveValue('Untitled town');
+});
