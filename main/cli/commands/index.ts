@@ -1,0 +1,10 @@
+/**
+ * Every `simulacra` subcommand, in the order `--help` lists them. A new command (run, inspect,
+ * import, export…) is one module in this folder plus one line here.
+ */
+import type { CliCommand } from '../command';
+import { validateCommand } from './validate';
+import { packCommand } from './pack';
+import { unpackCommand } from './unpack';
+
+export const COMMANDS: readonly CliCommand[] = [validateCommand, packCommand, unpackCommand];

@@ -1,0 +1,329 @@
+/**
+ * Reading a zip safely, with yauzl. Everything a hostile archive can lie about is checked
+ * from the central directory before a single byte is inflated (names, types, encryption,
+ * counts, declared sizes), and sizes are enforced again while inflating, because a header's
+ * declared size is just a number the attacker chose.
+ */
+import yauzl from 'yauzl';
+import type { Readable } from 'node:stream';
+import type { FileIssue } from '../../common/scenario/split';
+import { PackError, packError } from './errors';
+import { crc32 } from './crc32';
+import {
+  collisionKey,
+  entryPathProblem,
+  entryRole,
+  UNEXPECTED_ENTRY,
+  type EntryRole,
+} from './entry-path';
+import { formatBytes, type PackLimits } from './limits';
+
+/** The layout files of a zip (JSON files and assets) by entry path, plus warnings. */
+export interface ZipContents {
+  files: Map<string, Uint8Array>;
+  warnings: FileIssue[];
+}
+
+/** yauzl's entry as it is with `decodeStrings: false`: the name is still raw bytes. */
+type RawEntry = Omit<yauzl.Entry, 'fileName'> & { fileName: Buffer };
+
+interface VettedEntry {
+  name: string;
+  role: EntryRole;
+  entry: RawEntry;
+}
+
+const UTF8_FLAG = 0x800;
+const ENCRYPTED_FLAG = 0x1;
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+const S_IFDIR = 0o040000;
+const S_IFLNK = 0o120000;
+/** Past this many problems the rest are summarised: one bad pack should not print 2,000 lines. */
+const MAX_REPORTED_ISSUES = 50;
+
+/**
+ * Reads the layout files of a zip into memory, refusing the whole archive at the first sign
+ * of danger. Entries outside the layout are not inflated; they come back as warnings.
+ * @param source the pack's file name, used in every message.
+ * @throws PackError naming the pack, the entry and what was expected.
+ */
+export async function readZip(
+  bytes: Buffer,
+  source: string,
+  limits: PackLimits,
+): Promise<ZipContents> {
+  if (bytes.length > limits.maxPackBytes) {
+    throw packError(
+      source,
+      '',
+      `is ${formatBytes(bytes.length)} (expected a pack of at most ${formatBytes(limits.maxPackBytes)})`,
+    );
+  }
+  const zip = await openZip(bytes, source);
+  try {
+    // The count comes from the end-of-central-directory record, before any entry is parsed.
+    if (zip.entryCount > limits.maxEntries) {
+      throw packError(
+        source,
+        '',
+        `holds ${zip.entryCount} entries (expected at most ${limits.maxEntries})`,
+      );
+    }
+    const entries = await listEntries(zip, source);
+    const { vetted, issues, warnings } = vetEntries(entries, source, limits);
+    if (issues.length > 0) throw new PackError(issues, source);
+    const files = new Map<string, Uint8Array>();
+    for (const { name, role, entry } of vetted) {
+      if (role === 'json' || role === 'asset')
+        files.set(name, await inflate(zip, entry, name, source));
+    }
+    return { files, warnings };
+  } finally {
+    zip.close();
+  }
+}
+
+function openZip(bytes: Buffer, source: string): Promise<yauzl.ZipFile> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(
+      bytes,
+      // decodeStrings: false — we decode and judge names ourselves, so the messages can say
+      // which entry and why; autoClose: false — entries are inflated after the listing ends.
+      {
+        lazyEntries: true,
+        validateEntrySizes: true,
+        decodeStrings: false,
+        autoClose: false,
+        strictFileNames: true,
+      },
+      (err, zip) => {
+        if (err || !zip)
+          reject(
+            packError(
+              source,
+              '',
+              `is not a readable zip archive (${err?.message ?? 'unknown error'})`,
+            ),
+          );
+        else resolve(zip);
+      },
+    );
+  });
+}
+
+function listEntries(zip: yauzl.ZipFile, source: string): Promise<RawEntry[]> {
+  return new Promise((resolve, reject) => {
+    const entries: RawEntry[] = [];
+    zip.on('entry', (entry: RawEntry) => {
+      entries.push(entry);
+      zip.readEntry();
+    });
+    zip.once('end', () => resolve(entries));
+    zip.once('error', (err: Error) =>
+      reject(
+        packError(
+          source,
+          '',
+          `has a corrupt central directory (${err.message}); expected a well-formed zip`,
+        ),
+      ),
+    );
+    zip.readEntry();
+  });
+}
+
+/** Judges every entry from its central-directory record alone; nothing is inflated here. */
+function vetEntries(
+  entries: RawEntry[],
+  source: string,
+  limits: PackLimits,
+): { vetted: VettedEntry[]; issues: FileIssue[]; warnings: FileIssue[] } {
+  const issues: FileIssue[] = [];
+  const warnings: FileIssue[] = [];
+  const vetted: VettedEntry[] = [];
+  const seen = new Map<string, string>();
+  let total = 0;
+  const problem = (path: string, message: string) => issues.push({ file: source, path, message });
+
+  for (const entry of entries) {
+    const decoded = decodeName(entry);
+    if ('problem' in decoded) {
+      problem(decoded.display, decoded.problem);
+      continue;
+    }
+    const name = decoded.name;
+    const pathProblem = entryPathProblem(name, limits);
+    if (pathProblem) {
+      problem(printable(name), pathProblem);
+      continue;
+    }
+    const key = collisionKey(name);
+    const previous = seen.get(key);
+    if (previous !== undefined) {
+      problem(
+        name,
+        previous === name
+          ? 'appears twice in the pack (expected each file once; which copy wins would differ between tools)'
+          : `collides with "${previous}" (names are compared ignoring case, as Windows and macOS do; expected each file once)`,
+      );
+      continue;
+    }
+    seen.set(key, name);
+
+    if (entry.generalPurposeBitFlag & ENCRYPTED_FLAG) {
+      problem(name, 'is encrypted (expected plain entries; packs never use passwords)');
+      continue;
+    }
+    if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
+      problem(
+        name,
+        `uses compression method ${entry.compressionMethod} (expected stored (0) or deflate (8))`,
+      );
+      continue;
+    }
+    // The upper 16 bits of the external attributes are a Unix st_mode when the archiver set
+    // them. Checked whatever "version made by" says: a link is never something we want.
+    const type = (entry.externalFileAttributes >>> 16) & S_IFMT;
+    const isDirectory = name.endsWith('/');
+    if (type === S_IFLNK) {
+      problem(
+        name,
+        'is a symbolic link (a link can point outside the target folder; expected plain files)',
+      );
+      continue;
+    }
+    if (type !== 0 && type !== S_IFREG && type !== S_IFDIR) {
+      problem(name, 'is a special file (device, FIFO or socket; expected plain files)');
+      continue;
+    }
+    if (type === S_IFDIR && !isDirectory) {
+      problem(
+        name,
+        'is marked as a directory but its name does not end with "/" (expected a plain file)',
+      );
+      continue;
+    }
+
+    const role = entryRole(name);
+    const max = role === 'json' ? limits.maxJsonBytes : limits.maxAssetBytes;
+    if (entry.uncompressedSize > max) {
+      problem(
+        name,
+        `declares ${formatBytes(entry.uncompressedSize)} uncompressed (expected at most ${formatBytes(max)} for ${role === 'json' ? 'a JSON file' : 'one file'})`,
+      );
+      continue;
+    }
+    total += entry.uncompressedSize;
+    if (role === 'unexpected')
+      warnings.push({ file: source, path: name, message: UNEXPECTED_ENTRY, severity: 'warning' });
+    vetted.push({ name, role, entry });
+  }
+  if (total > limits.maxTotalBytes) {
+    problem(
+      '',
+      `declares ${formatBytes(total)} uncompressed in all (expected at most ${formatBytes(limits.maxTotalBytes)})`,
+    );
+  }
+  if (issues.length > MAX_REPORTED_ISSUES) {
+    const rest = issues.length - MAX_REPORTED_ISSUES;
+    issues.splice(MAX_REPORTED_ISSUES, rest, {
+      file: source,
+      path: '',
+      message: `…and ${rest} more problems`,
+    });
+  }
+  return { vetted, issues, warnings };
+}
+
+/** Decodes an entry name: UTF-8 when flagged, otherwise only plain ASCII is accepted. */
+function decodeName(entry: RawEntry): { name: string } | { problem: string; display: string } {
+  const raw = entry.fileName;
+  const display = printable(raw.toString('latin1'));
+  if (entry.generalPurposeBitFlag & UTF8_FLAG) {
+    try {
+      return { name: new TextDecoder('utf-8', { fatal: true }).decode(raw) };
+    } catch {
+      return {
+        problem: 'has a name that is not valid UTF-8 (expected a UTF-8 file name)',
+        display,
+      };
+    }
+  }
+  // Without the UTF-8 flag, zip says CP437; no archiver worth supporting writes non-ASCII
+  // names that way any more, and guessing an encoding would make names ambiguous.
+  if (raw.some((b) => b >= 0x80)) {
+    return {
+      problem: 'has a non-ASCII name without the UTF-8 flag (expected a UTF-8 file name)',
+      display,
+    };
+  }
+  return { name: raw.toString('latin1') };
+}
+
+/** A name with control characters escaped, safe to print in a terminal. */
+function printable(name: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what we escape
+  const control = /[\u0000-\u001f\u007f]/g;
+  return name.replace(control, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * Inflates one entry, stopping the moment it produces more than its declared size (which
+ * vetEntries already held under the limits) and checking its CRC-32 at the end.
+ */
+function inflate(
+  zip: yauzl.ZipFile,
+  entry: RawEntry,
+  name: string,
+  source: string,
+): Promise<Uint8Array> {
+  const declared = entry.uncompressedSize;
+  return new Promise((resolve, reject) => {
+    zip.openReadStream(entry as unknown as yauzl.Entry, (err, stream: Readable) => {
+      if (err || !stream) {
+        reject(
+          packError(
+            source,
+            name,
+            `could not be read (${err?.message ?? 'no data'}); expected a well-formed entry`,
+          ),
+        );
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let crc = 0;
+      const fail = (message: string) => {
+        stream.destroy();
+        reject(packError(source, name, message));
+      };
+      const tooMany = `inflates to more than the ${formatBytes(declared)} its header declares (a zip bomb or a corrupt pack; expected exactly the declared size)`;
+      stream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > declared) return fail(tooMany);
+        crc = crc32(chunk, crc);
+        chunks.push(chunk);
+      });
+      stream.on('error', (e: Error) => {
+        if (/too many bytes/.test(e.message)) fail(tooMany);
+        else if (/too few bytes/.test(e.message))
+          fail(
+            `inflates to fewer bytes than the ${formatBytes(declared)} its header declares (corrupt pack)`,
+          );
+        else fail(`is corrupt: it could not be inflated (${e.message})`);
+      });
+      stream.on('end', () => {
+        if (size !== declared)
+          return fail(
+            `inflates to ${size} bytes but its header declares ${declared} (corrupt pack)`,
+          );
+        if (crc !== entry.crc32)
+          return fail(
+            'fails its CRC-32 check (corrupt pack; expected the checksum its header declares)',
+          );
+        resolve(Buffer.concat(chunks, size));
+      });
+    });
+  });
+}
