@@ -23,6 +23,57 @@ export const templateSummarySchema = z.object({
 });
 export type TemplateSummary = z.infer<typeof templateSummarySchema>;
 
+export const catalogModelSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['chat', 'embedding']),
+  name: z.string(),
+  description: z.string(),
+  quantization: z.string(),
+  sizeBytes: z.number(),
+  ramBytes: z.number(),
+  huggingFace: z.string(),
+  license: z.string(),
+  /** True when every file carries a sha256 the download is verified against. */
+  verified: z.boolean(),
+});
+export type CatalogModelSummary = z.infer<typeof catalogModelSchema>;
+
+export const localModelSchema = z.object({
+  kind: z.enum(['chat', 'embedding']),
+  name: z.string(),
+  path: z.string(),
+  sizeBytes: z.number(),
+  catalogId: z.string().optional(),
+  architecture: z.string().optional(),
+});
+export type LocalModelSummary = z.infer<typeof localModelSchema>;
+
+export const hardwareSchema = z.object({
+  totalRamBytes: z.number(),
+  freeRamBytes: z.number(),
+  cpuCores: z.number(),
+  freeCores: z.number(),
+  gpu: z
+    .object({
+      type: z.string(),
+      names: z.array(z.string()),
+      vramBytes: z.number(),
+      freeVramBytes: z.number(),
+    })
+    .nullable(),
+  platform: z.string(),
+  arch: z.string(),
+});
+
+export const downloadProgressSchema = z.object({
+  modelId: z.string(),
+  receivedBytes: z.number(),
+  totalBytes: z.number(),
+  fileIndex: z.number().int(),
+  fileCount: z.number().int(),
+});
+export type DownloadProgressEvent = z.infer<typeof downloadProgressSchema>;
+
 export const studioMethods = {
   'app.info': {
     input: z.object({}),
@@ -48,9 +99,44 @@ export const studioMethods = {
     input: z.object({ fileName: z.string().max(260), data: base64.max(MAX_PACK_BASE64) }),
     output: z.object({ scenario: scenarioShape, warnings: z.array(issueSchema) }),
   },
+  'models.catalog': {
+    input: z.object({}),
+    output: z.array(catalogModelSchema),
+  },
+  'models.local': {
+    input: z.object({}),
+    output: z.object({ modelsDir: z.string(), models: z.array(localModelSchema) }),
+  },
+  'models.hardware': {
+    input: z.object({}),
+    output: z.object({
+      hardware: hardwareSchema,
+      recommendation: z.object({ chatId: z.string(), embeddingId: z.string(), reason: z.string() }),
+    }),
+  },
+  /** Downloads a catalog model (resuming a partial one); progress arrives as events. */
+  'models.download': {
+    input: z.object({ modelId: z.string().min(1).max(200) }),
+    output: localModelSchema,
+  },
+  'models.cancelDownload': {
+    input: z.object({ modelId: z.string().min(1).max(200) }),
+    output: z.object({ cancelled: z.boolean() }),
+  },
+  /** Checks a GGUF file or an embedding folder the user already has. Nothing is copied. */
+  'models.useFromDisk': {
+    input: z.object({ path: z.string().min(1).max(4096) }),
+    output: localModelSchema,
+  },
+  'models.delete': {
+    input: z.object({ name: z.string().min(1).max(260) }),
+    output: z.object({}),
+  },
 } as const;
 
-export const studioEvents = {} as const;
+export const studioEvents = {
+  'models.onDidDownloadProgress': downloadProgressSchema,
+} as const;
 
 export const studioContract = { methods: studioMethods, events: studioEvents } satisfies Contract;
 export type StudioContract = typeof studioContract;

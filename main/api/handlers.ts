@@ -8,16 +8,39 @@ import type { Handlers } from '../../common/api/contract';
 import { ApiError } from '../../common/api/protocol';
 import type { StudioContract } from '../../common/api/studio';
 import { readPack, readScenarioFolder, writePack } from '../packs';
+import {
+  deleteLocalModel,
+  downloadCatalogModel,
+  getHardwareSummary,
+  listCatalog,
+  listLocalModels,
+  recommendModels,
+  useModelFromDisk,
+} from '../models/manager';
+import { ModelError } from '../models/errors';
 
 export interface StudioHandlerOptions {
   /** Folder holding one unpacked pack per built-in template (templates/<id>/). */
   templatesDir: string;
+  /** The user's data folder; models live in `<dataDir>/models`. */
+  dataDir: string;
   transport: 'electron' | 'web';
   version: string;
+  /** Injected for tests (a local server stands in for Hugging Face). */
+  fetch?: typeof fetch;
 }
 
+/** Emits a contract event; supplied by the serving layer. */
+export type Emit = (event: string, payload: unknown) => void;
+
 /** Builds the handler table for one process. */
-export function createStudioHandlers(opts: StudioHandlerOptions): Handlers<StudioContract> {
+export function createStudioHandlers(
+  opts: StudioHandlerOptions,
+  emit: Emit,
+): Handlers<StudioContract> {
+  const modelsDir = join(opts.dataDir, 'models');
+  const downloads = new Map<string, AbortController>();
+
   async function templateIds(): Promise<string[]> {
     const entries = await readdir(opts.templatesDir, { withFileTypes: true });
     return entries
@@ -30,6 +53,16 @@ export function createStudioHandlers(opts: StudioHandlerOptions): Handlers<Studi
       throw new ApiError({ code: 'not-found', message: `no built-in template "${id}"` });
     }
     return (await readScenarioFolder(join(opts.templatesDir, id))).scenario;
+  }
+  /** Model errors are the user's to fix (a wrong file, a failed download): say so plainly. */
+  async function modelCall<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof ModelError)
+        throw new ApiError({ code: 'rejected', name: err.name, message: err.message });
+      throw err;
+    }
   }
 
   return {
@@ -61,6 +94,63 @@ export function createStudioHandlers(opts: StudioHandlerOptions): Handlers<Studi
     'packs.import': async ({ fileName, data }) => {
       const { scenario, warnings } = await readPack(Buffer.from(data, 'base64'), fileName);
       return { scenario, warnings };
+    },
+    'models.catalog': async () =>
+      listCatalog().map((m) => ({
+        id: m.id,
+        kind: m.kind,
+        name: m.name,
+        description: m.description,
+        quantization: m.quantization,
+        sizeBytes: m.sizeBytes,
+        ramBytes: m.ramBytes,
+        huggingFace: m.huggingFace,
+        license: m.license,
+        verified: m.files.every((f) => f.sha256 !== undefined),
+      })),
+    'models.local': async () => ({ modelsDir, models: await listLocalModels(modelsDir) }),
+    'models.hardware': async () => {
+      const hardware = await getHardwareSummary();
+      const r = recommendModels(hardware);
+      return {
+        hardware,
+        recommendation: { chatId: r.chat.id, embeddingId: r.embedding.id, reason: r.reason },
+      };
+    },
+    'models.download': async ({ modelId }) => {
+      if (downloads.has(modelId)) {
+        throw new ApiError({ code: 'rejected', message: `"${modelId}" is already downloading` });
+      }
+      const controller = new AbortController();
+      downloads.set(modelId, controller);
+      try {
+        return await modelCall(() =>
+          downloadCatalogModel(modelsDir, modelId, {
+            signal: controller.signal,
+            fetch: opts.fetch,
+            onProgress: (p) =>
+              emit('models.onDidDownloadProgress', {
+                modelId,
+                receivedBytes: p.modelReceivedBytes,
+                totalBytes: p.modelTotalBytes,
+                fileIndex: p.fileIndex,
+                fileCount: p.fileCount,
+              }),
+          }),
+        );
+      } finally {
+        downloads.delete(modelId);
+      }
+    },
+    'models.cancelDownload': async ({ modelId }) => {
+      const controller = downloads.get(modelId);
+      controller?.abort();
+      return { cancelled: controller !== undefined };
+    },
+    'models.useFromDisk': async ({ path }) => modelCall(() => useModelFromDisk(path)),
+    'models.delete': async ({ name }) => {
+      await modelCall(() => deleteLocalModel(modelsDir, name));
+      return {};
     },
   };
 }

@@ -7,5 +7,10 @@ import { createStudioHandlers, type StudioHandlerOptions } from './handlers';
 import { serveApi, type ServedApi } from './serve';
 
 export function createStudioApi(opts: StudioHandlerOptions): ServedApi {
-  return serveApi(studioContract, createStudioHandlers(opts));
+  // Handlers emit only while serving a call, by which time `served` exists.
+  const served: ServedApi = serveApi(
+    studioContract,
+    createStudioHandlers(opts, (event, payload) => served.emit(event, payload)),
+  );
+  return served;
 }

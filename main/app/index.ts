@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { createStudioApi } from '../api/studio';
 import { CALL_CHANNEL, EVENT_CHANNEL } from '../../preload/bridge';
 import { CONTENT_SECURITY_POLICY } from '../host/server';
+import { defaultDataDir } from '../api/dataDir';
 
 // Built to out/main/index.js; the repo (or app.asar) root is two levels up.
 const appRoot = resolve(import.meta.dirname, '../..');
@@ -14,7 +15,12 @@ const templatesDir = app.isPackaged
   ? join(process.resourcesPath, 'templates')
   : join(appRoot, 'templates');
 
-const api = createStudioApi({ templatesDir, transport: 'electron', version: app.getVersion() });
+const api = createStudioApi({
+  templatesDir,
+  dataDir: defaultDataDir(),
+  transport: 'electron',
+  version: app.getVersion(),
+});
 
 function createWindow(): BrowserWindow {
   const win = new BrowserWindow({

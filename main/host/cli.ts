@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createStudioApi } from '../api/studio';
 import { startWebHost } from './server';
+import { defaultDataDir } from '../api/dataDir';
 
 const root = resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({
@@ -23,7 +24,12 @@ const version = (
 
 try {
   const host = await startWebHost({
-    api: createStudioApi({ templatesDir: resolve(root, 'templates'), transport: 'web', version }),
+    api: createStudioApi({
+      templatesDir: resolve(root, 'templates'),
+      dataDir: defaultDataDir(),
+      transport: 'web',
+      version,
+    }),
     staticDir: resolve(root, 'out/renderer'),
     host: values.host,
     port: Number(values.port),
