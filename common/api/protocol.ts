@@ -17,6 +17,8 @@ export const apiErrorCodes = [
 export type ApiErrorCode = (typeof apiErrorCodes)[number];
 
 export const issueSchema = z.object({
+  /** The file inside a pack or folder the issue is about (e.g. `personas.json`). */
+  file: z.string().optional(),
   path: z.string(),
   message: z.string(),
   severity: z.enum(['error', 'warning']).optional(),
