@@ -50,17 +50,8 @@ export function hash01(...values: number[]): number {
   return (h >>> 0) / 4294967296;
 }
 
-/** A seeded pseudo-random generator (mulberry32); returns floats in [0, 1). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded pseudo-random generator; returns floats in [0, 1). */
+export { seededRandom as rng } from '../../common/random';
 
 /**
  * Smooth value noise on a torus of `period` cells: wraps exactly, so a 32-px tile whose

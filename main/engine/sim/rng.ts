@@ -1,9 +1,10 @@
 /**
- * The engine's only source of randomness: a small seeded generator (mulberry32, a 32-bit
- * state PRNG by Tommy Ettinger, public domain), so a run is reproducible from its seed.
+ * The engine's only source of randomness: the project's seeded generator (common/random.ts),
+ * with its state exposed for snapshots, so a run is reproducible from its seed.
  * `Math.random()` is never used in the engine (STYLE "The engine's step loop").
  */
 import { z } from 'zod';
+import { mulberry32 } from '../../../common/random';
 
 /** The serialised generator: its whole state is one unsigned 32-bit integer. */
 export const rngSnapshotSchema = z.object({ state: z.number().int().min(0).max(0xffff_ffff) });
@@ -24,12 +25,9 @@ export class Rng {
 
   /** A float in [0, 1) with 32 bits of randomness. */
   next(): number {
-    // mulberry32: a Weyl-sequence step followed by an xorshift-multiply output mix.
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+    const step = mulberry32(this.state);
+    this.state = step.state;
+    return step.value;
   }
 
   /** An integer in [0, maxExclusive); `maxExclusive` must be a positive integer. */
