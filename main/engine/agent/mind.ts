@@ -1,0 +1,104 @@
+/**
+ * What every cognitive module is given: the models, the clock and the current game time, plus
+ * three helpers — ask (one prompt → validated JSON), remember (embed + append to the agent's own
+ * stream) and recall (retrieve from it). Modules change only the agent they are called for.
+ */
+import type { Embedder, LanguageModel } from '../../models/types';
+import type { PromptSpec } from '../prompts/PromptSpec';
+import type { Clock } from '../sim/Clock';
+import type { TileWorld } from '../world/TileWorld';
+import type { Agent } from './Agent';
+import type { MemoryId, MemoryKind, MemoryNode } from './memory';
+import { retrieve } from './retrieval';
+
+/** The context of one cognition call. */
+export interface Mind {
+  model: LanguageModel;
+  embedder: Embedder;
+  clock: Clock;
+  /** Game seconds since run start. */
+  now: number;
+  world: TileWorld;
+  /** Sampling seed of every call (scenario `settings.seed`), so runs are reproducible. */
+  seed: number;
+  /** Importance sum that triggers a reflection (scenario `settings.reflectionThreshold`). */
+  reflectionThreshold: number;
+}
+
+/**
+ * Sends one prompt for `agent` and returns its validated JSON. The model call starts before
+ * this function first awaits, so calls started together keep their order (replay numbers each
+ * agent's calls per function in start order).
+ */
+export async function ask<T>(mind: Mind, agent: Agent | null, spec: PromptSpec<T>): Promise<T> {
+  const result = await mind.model.complete<T>({
+    fn: spec.fn,
+    agentId: agent?.id,
+    messages: spec.messages,
+    schema: spec.schema,
+    validator: spec.validator,
+    maxTokens: spec.maxTokens,
+    temperature: spec.temperature,
+    seed: mind.seed,
+    cacheKey: spec.cacheKey,
+  });
+  if (result.json === undefined) {
+    throw new Error(`${mind.model.id} returned no JSON for a ${spec.fn} request with a schema`);
+  }
+  return result.json;
+}
+
+/** A memory to store; the stream assigns id, depth and access time. */
+export interface MemoryDraft {
+  kind: MemoryKind;
+  description: string;
+  importance: number;
+  subject?: string;
+  predicate?: string;
+  object?: string;
+  evidence?: readonly MemoryId[];
+  expiresAt?: number | null;
+}
+
+/**
+ * Embeds and appends memories to the agent's stream, in order, at `mind.now`, and adds their
+ * importance to the agent's reflection counter (Park et al. §4.2 sums all new memories).
+ */
+export async function remember(
+  mind: Mind,
+  agent: Agent,
+  drafts: readonly MemoryDraft[],
+): Promise<MemoryNode[]> {
+  if (drafts.length === 0) return [];
+  const vectors = await mind.embedder.embed(drafts.map((d) => d.description));
+  return drafts.map((d, i) => {
+    agent.importanceSinceReflection += d.importance;
+    return agent.memory.add({
+      ...d,
+      createdAt: mind.now,
+      embedding: vectors[i],
+      keywords: [d.subject, d.object].filter((k): k is string => !!k),
+    });
+  });
+}
+
+/**
+ * The `k` memories of the agent most worth recalling for `query` (Park et al. §4.1 retrieval).
+ * `touch: false` leaves access times alone (interviews that must not change the agent).
+ */
+export async function recall(
+  mind: Mind,
+  agent: Agent,
+  query: string,
+  k: number,
+  options: { touch?: boolean } = {},
+): Promise<MemoryNode[]> {
+  if (agent.memory.size === 0) return [];
+  const [vector] = await mind.embedder.embed([query]);
+  return retrieve(agent.memory, vector, {
+    now: mind.now,
+    k,
+    weights: agent.retrievalWeights,
+    touch: options.touch ?? true,
+  }).map((r) => r.node);
+}

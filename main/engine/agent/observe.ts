@@ -1,0 +1,89 @@
+/**
+ * Perceive and remember (Park et al. 2023 §4.1; reverie `perceive.py`): the agent learns the
+ * places in view, notices new events, and stores each as an observation with its importance —
+ * asked of the model, except "… is idle", which is 1 without a call (reverie scores idle
+ * events 1 as well, and ARCHITECTURE §4 makes them free).
+ */
+import { importancePrompt } from '../prompts/importance';
+import { perceive, type AgentEvent, type PerceivedEvent } from '../world/perceive';
+import type { Agent } from './Agent';
+import { MIN_IMPORTANCE } from './memory';
+import { ask, remember, type Mind } from './mind';
+
+/** True for events that cost no importance call: anything that "is idle". */
+export function isIdleEvent(e: { predicate: string; object: string }): boolean {
+  return e.predicate === 'is' && e.object === 'idle';
+}
+
+/**
+ * Perceives from the agent's tile, stores the new observations and returns them, nearest
+ * first. `events` are all agents' current events; the agent's own is skipped.
+ */
+export async function observe(
+  agent: Agent,
+  mind: Mind,
+  events: readonly AgentEvent[],
+): Promise<PerceivedEvent[]> {
+  agent.spatial.observe(mind.world, agent.tile, agent.perception.visionRadius);
+  const seen = perceive({
+    world: mind.world,
+    tile: agent.tile,
+    params: agent.perception,
+    agentEvents: events.filter((e) => e.subject !== agent.name),
+    recentObservations: agent.memory.latest(['observation'], agent.perception.retention),
+  });
+  // Started together, in perception order, so each agent's call order is fixed.
+  const importances = await Promise.all(
+    seen.map((e) =>
+      isIdleEvent(e)
+        ? MIN_IMPORTANCE
+        : ask(
+            mind,
+            agent,
+            importancePrompt(agent.identity, { kind: 'event', description: e.description }),
+          ).then((r) => r.importance),
+    ),
+  );
+  await remember(
+    mind,
+    agent,
+    seen.map((e, i) => ({
+      kind: 'observation' as const,
+      description: e.description,
+      importance: importances[i],
+      subject: e.subject,
+      predicate: e.predicate,
+      object: e.object,
+    })),
+  );
+  return seen;
+}
+
+/**
+ * Stores the persona's seed clauses as the agent's first memories (Park et al. 2023 §3.1), each
+ * a thought whose importance the model rates.
+ */
+export async function seedMemories(
+  agent: Agent,
+  mind: Mind,
+  clauses: readonly string[],
+): Promise<void> {
+  const importances = await Promise.all(
+    clauses.map((c) =>
+      ask(mind, agent, importancePrompt(agent.identity, { kind: 'thought', description: c })).then(
+        (r) => r.importance,
+      ),
+    ),
+  );
+  await remember(
+    mind,
+    agent,
+    clauses.map((c, i) => ({
+      kind: 'thought' as const,
+      description: c,
+      importance: importances[i],
+    })),
+  );
+  // Seed memories set the scene; they do not count toward the first reflection.
+  agent.importanceSinceReflection = 0;
+}

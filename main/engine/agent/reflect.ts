@@ -1,0 +1,74 @@
+/**
+ * Reflection (Park et al. 2023 §4.2; reverie `reflect.py`): once the importance of new
+ * memories adds up to the threshold (150 in the paper), the agent asks three questions of its
+ * recent memories, retrieves for each, and stores five insights per question as thoughts that
+ * point at their evidence (depth = 1 + deepest evidence, set by the memory stream).
+ */
+import { reflectInsightsPrompt } from '../prompts/reflectInsights';
+import { reflectQuestionsPrompt } from '../prompts/reflectQuestions';
+import type { Agent } from './Agent';
+import type { MemoryNode } from './memory';
+import { ask, recall, remember, type Mind } from './mind';
+
+/** Recent memories the questions are asked from (ARCHITECTURE §9: the last ~100). */
+export const REFLECTION_SOURCE_MEMORIES = 100;
+/** Memories retrieved per question (reverie `new_retrieve` default, 30). */
+export const MEMORIES_PER_QUESTION = 30;
+
+/** What one reflection produced. */
+export interface Reflection {
+  questions: string[];
+  insights: MemoryNode[];
+}
+
+/**
+ * Reflects when the agent's importance sum has reached `mind.reflectionThreshold`; returns
+ * null otherwise. Resets the sum afterwards (insights themselves do not count toward the next).
+ */
+export async function maybeReflect(agent: Agent, mind: Mind): Promise<Reflection | null> {
+  if (agent.importanceSinceReflection < mind.reflectionThreshold) return null;
+  const recent = agent.memory
+    .latest(['observation', 'chat', 'thought', 'plan'], REFLECTION_SOURCE_MEMORIES)
+    .reverse();
+  const { questions } = await ask(
+    mind,
+    agent,
+    reflectQuestionsPrompt(
+      agent.identity,
+      recent.map((m) => m.description),
+    ),
+  );
+  // Retrieve for every question first, then start the insight calls together in question
+  // order, so the agent's call order does not depend on embedding latency.
+  const evidenceSets: MemoryNode[][] = [];
+  for (const question of questions) {
+    evidenceSets.push(await recall(mind, agent, question, MEMORIES_PER_QUESTION));
+  }
+  const answers = await Promise.all(
+    questions.map((question, q) =>
+      ask(
+        mind,
+        agent,
+        reflectInsightsPrompt(agent.identity, {
+          question,
+          statements: evidenceSets[q].map((m) => m.description),
+        }),
+      ),
+    ),
+  );
+  const drafts = answers.flatMap(({ insights }, q) =>
+    insights.map((i) => ({
+      kind: 'thought' as const,
+      description: i.insight,
+      importance: i.importance,
+      subject: agent.name,
+      predicate: 'reflects',
+      object: questions[q],
+      // 1-based statement numbers → the retrieved memories' ids, deduplicated.
+      evidence: [...new Set(i.evidence.map((n) => evidenceSets[q][n - 1].id))],
+    })),
+  );
+  const insights = await remember(mind, agent, drafts);
+  agent.importanceSinceReflection = 0;
+  return { questions, insights };
+}

@@ -1,0 +1,38 @@
+/**
+ * The identity block that opens every agent prompt: the persona's fixed fields plus the two that
+ * change once a game day at most (`currently`, daily requirement). Built the same way for every
+ * function so the KV cache of the agent's sequence serves it again (ARCHITECTURE §4).
+ */
+
+/** What prompts know about who an agent is. */
+export interface IdentityView {
+  name: string;
+  age: number;
+  innate: string;
+  learned: string;
+  currently: string;
+  lifestyle: string;
+  dailyPlanRequirement: string;
+  /** Home arena address, e.g. "the Ville:Lin family's house:Mei's bedroom". */
+  livingArea: string;
+}
+
+/** The stable identity paragraph. */
+export function identityBlock(who: IdentityView): string {
+  return [
+    `Name: ${who.name} (age ${who.age})`,
+    `Innate traits: ${who.innate}`,
+    `About: ${who.learned}`,
+    `Currently: ${who.currently}`,
+    `Lifestyle: ${who.lifestyle}`,
+    who.dailyPlanRequirement ? `Daily requirements: ${who.dailyPlanRequirement}` : '',
+    `Lives in: ${who.livingArea}`,
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** The standard system text: role line, identity, then the function's instructions. */
+export function agentSystem(who: IdentityView, instructions: string): string {
+  return `You simulate one resident of a small town in a believable way.\n\n${identityBlock(who)}\n\n${instructions}\nAnswer with JSON only.`;
+}

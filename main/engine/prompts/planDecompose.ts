@@ -1,0 +1,36 @@
+/**
+ * `plan.decompose`: one block of the schedule broken into 5–15 minute tasks (Park et al. 2023
+ * §4.3 recursive decomposition; reverie `generate_task_decomp`). Never asked for sleep.
+ */
+import { agentSystem, type IdentityView } from './identity';
+import { intOf, list, object, text } from './jsonSchema';
+import { buildSpec, type PromptSpec } from './PromptSpec';
+
+/** Task lengths offered, in game minutes (ARCHITECTURE §9: 5–15 minute tasks). */
+export const TASK_MINUTES = [5, 10, 15] as const;
+
+const shape = object({
+  tasks: list(object({ task: text(3, 50), minutes: intOf(TASK_MINUTES) }), 2, 12),
+});
+
+/** One decomposed task as the model writes it. */
+export type DecomposedTask = { task: string; minutes: number };
+
+/** Builds the decomposition prompt for `activity` over `minutes` starting at `startClock`. */
+export function planDecomposePrompt(
+  who: IdentityView,
+  input: { date: string; activity: string; startClock: string; minutes: number; context: string },
+): PromptSpec<{ tasks: DecomposedTask[] }> {
+  return buildSpec({
+    fn: 'plan.decompose',
+    stable: agentSystem(
+      who,
+      'Break the given activity into consecutive small tasks of 5, 10 or 15 minutes each.',
+    ),
+    volatile:
+      `Today is ${input.date}. From ${input.startClock}, for ${input.minutes} minutes, you are: ${input.activity}.` +
+      (input.context ? `\nContext: ${input.context}` : ''),
+    shape,
+    maxTokens: 600,
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * `plan.hourly`: the rest of the day as ONE JSON list of blocks (activity, length in hours,
+ * asleep or not). The reference asks once per waking hour; one list carries the same
+ * information in one call (ARCHITECTURE §4 "ask once"). agent/plan.ts lays the blocks out from
+ * `fromHour` and fits them to midnight.
+ */
+import { agentSystem, type IdentityView } from './identity';
+import { bool, intIn, list, object, text } from './jsonSchema';
+import { buildSpec, bullets, numbered, type PromptSpec } from './PromptSpec';
+
+/** Longest block, in hours: longer stretches are split so decomposition stays local. */
+export const MAX_BLOCK_HOURS = 4;
+
+const block = object({
+  activity: text(3, 40),
+  hours: intIn(1, MAX_BLOCK_HOURS),
+  asleep: bool(),
+});
+const shape = object({ schedule: list(block, 2, 10) });
+
+/** One block of the hourly schedule as the model writes it. */
+export type HourlyBlock = { activity: string; hours: number; asleep: boolean };
+
+/** Builds the schedule prompt for the hours from `fromHour` to midnight. */
+export function planHourlyPrompt(
+  who: IdentityView,
+  input: {
+    date: string;
+    fromHour: number;
+    dailyPlan: readonly string[];
+    recentThoughts: readonly string[];
+  },
+): PromptSpec<{ schedule: HourlyBlock[] }> {
+  return buildSpec({
+    fn: 'plan.hourly',
+    stable: agentSystem(
+      who,
+      'Turn your day plan into an hour-by-hour schedule: consecutive blocks, each with an ' +
+        'activity, its length in whole hours (1 to 4) and whether you are asleep during it. ' +
+        'Cover the time until midnight; end with sleep.',
+    ),
+    volatile:
+      `Today is ${input.date}. The schedule starts at ${input.fromHour}:00.\n` +
+      `Day plan:\n${numbered(input.dailyPlan)}\nRecent thoughts:\n${bullets(input.recentThoughts)}`,
+    shape,
+    maxTokens: 700,
+  });
+}

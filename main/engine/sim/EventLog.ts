@@ -1,0 +1,52 @@
+/**
+ * The run's append-only NDJSON event log (ARCHITECTURE §3): one JSON object per line — step
+ * records, every model call, interviews, forks. Lines are appended synchronously, so after a
+ * crash the file holds every finished line plus at most one torn last line, which readers drop.
+ */
+import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+
+/** Any event line; `type` says which, `step` is the step it belongs to (-1: run setup). */
+export interface LogEvent {
+  type: string;
+  step: number;
+  [field: string]: unknown;
+}
+
+/** Appends events to one NDJSON file. */
+export class EventLog {
+  constructor(readonly file: string) {}
+
+  append(event: LogEvent): void {
+    appendFileSync(this.file, `${JSON.stringify(event)}\n`);
+  }
+
+  /**
+   * Every complete event of a log, in file order. A last line without its newline or that does
+   * not parse (a write cut short by a crash) is dropped and reported as `torn`; a bad line
+   * anywhere else is corruption and throws.
+   */
+  static read(file: string): { events: LogEvent[]; torn: boolean } {
+    if (!existsSync(file)) return { events: [], torn: false };
+    const text = readFileSync(file, 'utf8');
+    const lines = text.split('\n');
+    const last = lines.pop() ?? '';
+    const events: LogEvent[] = [];
+    let torn = last !== '';
+    lines.forEach((line, i) => {
+      try {
+        events.push(JSON.parse(line) as LogEvent);
+      } catch (error) {
+        if (i === lines.length - 1 && !text.endsWith('\n')) torn = true;
+        else throw new Error(`${file}: line ${i + 1} is not JSON`, { cause: error });
+      }
+    });
+    return { events, torn };
+  }
+
+  /** Rewrites the log keeping only `events` (written to a temporary file, then renamed). */
+  static rewrite(file: string, events: readonly LogEvent[]): void {
+    const tmp = `${file}.tmp`;
+    writeFileSync(tmp, events.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    renameSync(tmp, file);
+  }
+}

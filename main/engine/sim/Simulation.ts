@@ -1,0 +1,613 @@
+/**
+ * The step loop (ARCHITECTURE §4, STYLE "The engine's step loop"). One step is
+ * `secondsPerStep` of game time:
+ *
+ *   1. apply queued interventions, recording ok | error for each;
+ *   2. move every agent one tile along its path;
+ *   3. cognition, phase A, all agents concurrently: plan a new day when one began, re-plan after
+ *      a whisper, and — when awake — perceive, store observations, decide how to react;
+ *   4. phase B, in agent order: carry out talk and wait decisions (a conversation involves two
+ *      agents, so it runs alone);
+ *   5. phase C, all agents concurrently: reflect when due, choose the next action;
+ *      results applied in agent order (path, object states);
+ *   6. append the step record to the NDJSON log; checkpoint every N steps.
+ *
+ * Each agent's model calls run in a fixed order inside its own task, and agents only change
+ * themselves in the concurrent phases, so a run is reproducible from its seed and its logged
+ * model outputs, whatever order concurrent calls finish in. Agent order is persona order.
+ */
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { seedClauses } from '../../../common/scenario/seed';
+import type { Scenario } from '../../../common/scenario/schema';
+import { ReplayModel, type ReplayRecord } from '../../models/replay';
+import type { Embedder, LanguageModel } from '../../models/types';
+import { Agent, type CurrentAction } from '../agent/Agent';
+import { converse, type Conversation } from '../agent/converse';
+import { interview } from '../agent/interview';
+import type { Mind } from '../agent/mind';
+import { observe, seedMemories } from '../agent/observe';
+import { blockAt, nextAction, planNewDay, replanRestOfDay } from '../agent/plan';
+import { canEngage, decideReaction, waitAction, type ReactionDecision } from '../agent/react';
+import { maybeReflect } from '../agent/reflect';
+import type { AgentEvent } from '../world/perceive';
+import { TileWorld } from '../world/TileWorld';
+import type { Tile } from '../world/tile';
+import {
+  listCheckpoints,
+  readCheckpoint,
+  writeCheckpoint,
+  type Checkpoint,
+  type SimSnapshot,
+} from './checkpoint';
+import { Clock } from './Clock';
+import { EventLog, type LogEvent } from './EventLog';
+import { applyIntervention, type InterventionArgs, type InterventionName } from './interventions';
+import { RecordingModel, type LoggedCall } from './RecordingModel';
+import { Rng } from './rng';
+
+/** Steps between checkpoints unless the run says otherwise (10 game minutes at 10 s/step). */
+export const DEFAULT_SNAPSHOT_EVERY_STEPS = 60;
+const RUN_FILE = 'run.json';
+const SCENARIO_FILE = 'scenario.json';
+const LOG_FILE = 'events.ndjson';
+
+/** The models a run uses. */
+export interface SimulationDeps {
+  model: LanguageModel;
+  embedder: Embedder;
+}
+
+/** Run-level settings stored in `run.json`. */
+export interface RunInfo {
+  version: 1;
+  snapshotEverySteps: number;
+  /** Where a fork came from. */
+  parent?: { runDir: string; step: number };
+}
+
+/** A queued or applied intervention. */
+export interface QueuedIntervention {
+  name: string;
+  args: unknown;
+}
+
+/** What one step did, as written to the log (`type: 'step'`). */
+export interface StepRecord extends LogEvent {
+  type: 'step';
+  /** Index of the step (0 = the first), game seconds at its start, and that time as a label. */
+  step: number;
+  gameTime: number;
+  clock: string;
+  interventions: (QueuedIntervention & { ok: boolean; result?: unknown; error?: string })[];
+  moves: { agent: string; x: number; y: number }[];
+  reactions: { agent: string; other: string; decision: string }[];
+  chats: Conversation[];
+  reflections: { agent: string; questions: string[]; insights: string[] }[];
+  actions: {
+    agent: string;
+    description: string;
+    address: string;
+    emoji: string;
+    event: [string, string, string];
+    unreachable?: string;
+  }[];
+  objects: { address: string; state: string }[];
+}
+
+/** A running simulation bound to a run directory. */
+export class Simulation {
+  private stepIndex: number;
+  private paused = false;
+  private queue: QueuedIntervention[];
+  private heldObjects: Map<string, string>;
+  private readonly byName: Map<string, Agent>;
+  private readonly log: EventLog;
+  private readonly recording: RecordingModel;
+  /** Step that model calls are logged under: the running step; -1 while seeding a new run. */
+  private callStep = -1;
+
+  private constructor(
+    readonly runDir: string,
+    readonly scenario: Scenario,
+    readonly info: RunInfo,
+    readonly world: TileWorld,
+    readonly agents: Agent[],
+    private readonly rng: Rng,
+    private readonly deps: SimulationDeps,
+    state: {
+      step: number;
+      queue: QueuedIntervention[];
+      heldObjects: Record<string, string>;
+      counters: Record<string, number>;
+      prefill: ReplayRecord[];
+      /** Interventions to re-apply at given steps (resume and replay). */
+      script: Map<number, QueuedIntervention[]>;
+    },
+  ) {
+    this.clock = new Clock(scenario.settings.startTime, scenario.settings.secondsPerStep);
+    this.stepIndex = state.step;
+    this.queue = state.queue;
+    this.heldObjects = new Map(Object.entries(state.heldObjects));
+    this.script = state.script;
+    this.byName = new Map(agents.map((a) => [a.name, a]));
+    this.log = new EventLog(path.join(runDir, LOG_FILE));
+    this.recording = new RecordingModel(
+      deps.model,
+      (call) => this.logCall(call),
+      state.counters,
+      state.prefill,
+    );
+  }
+
+  readonly clock: Clock;
+  private readonly script: Map<number, QueuedIntervention[]>;
+
+  /**
+   * Starts a new run of `scenario` in `runDir` (created; must not hold a run): places agents,
+   * stores their seed memories and writes the step-0 checkpoint.
+   */
+  static async create(
+    scenario: Scenario,
+    runDir: string,
+    deps: SimulationDeps,
+    options: { snapshotEverySteps?: number } = {},
+  ): Promise<Simulation> {
+    if (existsSync(path.join(runDir, RUN_FILE))) throw new Error(`${runDir} already holds a run`);
+    mkdirSync(runDir, { recursive: true });
+    const info: RunInfo = {
+      version: 1,
+      snapshotEverySteps: options.snapshotEverySteps ?? DEFAULT_SNAPSHOT_EVERY_STEPS,
+    };
+    writeFileSync(path.join(runDir, SCENARIO_FILE), JSON.stringify(scenario));
+    writeFileSync(path.join(runDir, RUN_FILE), JSON.stringify(info));
+    const world = TileWorld.fromScenario(scenario);
+    const rng = new Rng(scenario.settings.seed);
+    const agents = scenario.personas.map((p) =>
+      Agent.fromPersona(
+        p,
+        world.worldName,
+        spawnTile(world, p.spawn, p.livingArea, rng),
+        deps.embedder.dimensions,
+      ),
+    );
+    const sim = new Simulation(runDir, scenario, info, world, agents, rng, deps, {
+      step: 0,
+      queue: [],
+      heldObjects: {},
+      counters: {},
+      prefill: [],
+      script: new Map(),
+    });
+    const mind = sim.mind();
+    await Promise.all(
+      agents.map((a, i) => seedMemories(a, mind, seedClauses(scenario.personas[i].seed))),
+    );
+    sim.checkpoint();
+    return sim;
+  }
+
+  /**
+   * Continues a run after a crash: loads its last checkpoint, drops log lines of later steps
+   * (and a torn last line), and re-runs those steps from the logged model outputs and
+   * interventions until they run out, so the continued run matches the one that crashed.
+   */
+  static resume(runDir: string, deps: SimulationDeps): Simulation {
+    const steps = listCheckpoints(runDir);
+    if (steps.length === 0) throw new Error(`${runDir} has no checkpoint to resume from`);
+    const last = steps[steps.length - 1];
+    const logFile = path.join(runDir, LOG_FILE);
+    const { events } = EventLog.read(logFile);
+    const kept = events.filter((e) => e.step < last);
+    const later = events.filter((e) => e.step >= last);
+    EventLog.rewrite(logFile, kept);
+    return Simulation.load(runDir, readCheckpoint(runDir, last), deps, {
+      prefill: later.filter(isRecordedCall) as unknown as ReplayRecord[],
+      script: scriptOf(later),
+    });
+  }
+
+  /**
+   * Starts a new run in `newRunDir` from the checkpoint of `fromRunDir` after `step` steps.
+   * The new run's log starts with a `fork` line naming its parent.
+   */
+  static fork(
+    fromRunDir: string,
+    step: number,
+    newRunDir: string,
+    deps: SimulationDeps,
+  ): Simulation {
+    if (existsSync(path.join(newRunDir, RUN_FILE)))
+      throw new Error(`${newRunDir} already holds a run`);
+    const checkpoint = readCheckpoint(fromRunDir, step);
+    const parentInfo = readRunInfo(fromRunDir);
+    mkdirSync(newRunDir, { recursive: true });
+    copyFileSync(path.join(fromRunDir, SCENARIO_FILE), path.join(newRunDir, SCENARIO_FILE));
+    const info: RunInfo = {
+      version: 1,
+      snapshotEverySteps: parentInfo.snapshotEverySteps,
+      parent: { runDir: path.resolve(fromRunDir), step },
+    };
+    writeFileSync(path.join(newRunDir, RUN_FILE), JSON.stringify(info));
+    writeCheckpoint(newRunDir, checkpoint);
+    new EventLog(path.join(newRunDir, LOG_FILE)).append({
+      type: 'fork',
+      step: step - 1,
+      parent: info.parent,
+    });
+    return Simulation.load(newRunDir, checkpoint, deps, { prefill: [], script: new Map() });
+  }
+
+  /**
+   * Re-executes a whole recorded run in `newRunDir`, answering every model call from the
+   * original's log (main/models/replay.ts; a request that differs is an error) and re-applying
+   * its interventions at the same steps. Returns the replayed simulation after as many steps
+   * as the original logged.
+   */
+  static async replay(
+    fromRunDir: string,
+    newRunDir: string,
+    embedder: Embedder,
+  ): Promise<Simulation> {
+    const logText = readFileSync(path.join(fromRunDir, LOG_FILE), 'utf8');
+    const { events } = EventLog.read(path.join(fromRunDir, LOG_FILE));
+    const scenario = JSON.parse(
+      readFileSync(path.join(fromRunDir, SCENARIO_FILE), 'utf8'),
+    ) as Scenario;
+    const info = readRunInfo(fromRunDir);
+    if (info.parent) throw new Error(`${fromRunDir} is a fork; replay its parent run instead`);
+    const model = ReplayModel.fromNdjson(
+      logText.endsWith('\n') ? logText : logText.slice(0, logText.lastIndexOf('\n') + 1),
+    );
+    const sim = await Simulation.create(scenario, newRunDir, { model, embedder }, info);
+    const script = scriptOf(events);
+    for (const [step, list] of script) sim.script.set(step, list);
+    const steps = events.filter((e) => e.type === 'step').length;
+    await sim.run(steps);
+    return sim;
+  }
+
+  private static load(
+    runDir: string,
+    checkpoint: Checkpoint,
+    deps: SimulationDeps,
+    extra: { prefill: ReplayRecord[]; script: Map<number, QueuedIntervention[]> },
+  ): Simulation {
+    const scenario = JSON.parse(readFileSync(path.join(runDir, SCENARIO_FILE), 'utf8')) as Scenario;
+    const { state, embeddings } = checkpoint;
+    const world = TileWorld.fromSnapshot(scenario, state.world);
+    const agents = state.agents.map((a, i) => Agent.fromSnapshot(a, embeddings[i]));
+    return new Simulation(
+      runDir,
+      scenario,
+      readRunInfo(runDir),
+      world,
+      agents,
+      Rng.fromSnapshot(state.rng),
+      deps,
+      {
+        step: state.step,
+        queue: state.queue,
+        heldObjects: state.heldObjects,
+        counters: state.callCounters,
+        prefill: extra.prefill,
+        script: extra.script,
+      },
+    );
+  }
+
+  /** Steps completed so far. */
+  get step(): number {
+    return this.stepIndex;
+  }
+
+  /** Game seconds since run start at the beginning of the next step. */
+  get gameTime(): number {
+    return this.clock.gameSecondsAt(this.stepIndex);
+  }
+
+  /** The agent with this id; throws for an unknown id. */
+  agent(id: string): Agent {
+    const agent = this.agents.find((a) => a.id === id);
+    if (!agent) throw new Error(`no agent "${id}" in this run`);
+    return agent;
+  }
+
+  /** Queues an intervention for the start of the next step. */
+  enqueue<N extends InterventionName>(name: N, args: InterventionArgs<N>): void {
+    this.queue.push({ name, args });
+  }
+
+  /** Stops {@link run} after the step in progress. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  /** Runs up to `n` steps; returns how many ran (fewer when paused meanwhile). */
+  async run(n: number): Promise<number> {
+    this.paused = false;
+    let done = 0;
+    while (done < n && !this.paused) {
+      await this.stepOnce();
+      done++;
+    }
+    return done;
+  }
+
+  /**
+   * Asks an agent a question now, without advancing time. The agent keeps no trace of it (no
+   * memory, no access-time change); the call is logged without a replay sequence number,
+   * since it does not change the run.
+   */
+  async interview(agentId: string, question: string): Promise<string> {
+    const agent = this.agent(agentId);
+    const step = this.stepIndex - 1;
+    const log = this.log;
+    const inner = this.deps.model;
+    const direct: LanguageModel = {
+      id: inner.id,
+      async complete(request) {
+        const result = await inner.complete(request);
+        log.append({
+          type: 'llm',
+          step,
+          fn: request.fn,
+          agentId: request.agentId,
+          messages: request.messages,
+          output: { text: result.text, finishReason: result.finishReason },
+          usage: result.usage,
+          ms: result.ms,
+        });
+        return result;
+      },
+      dispose: async () => {},
+    };
+    const { answer } = await interview(agent, { ...this.mind(), model: direct }, question, false);
+    this.log.append({ type: 'interview', step, agentId, question, answer, remembered: false });
+    return answer;
+  }
+
+  /** The whole state after {@link step} steps. */
+  snapshot(): Checkpoint {
+    const agents = this.agents.map((a) => a.toSnapshot());
+    const state: SimSnapshot = {
+      version: 1,
+      step: this.stepIndex,
+      rng: this.rng.toSnapshot(),
+      world: this.world.toSnapshot(),
+      heldObjects: Object.fromEntries(this.heldObjects),
+      callCounters: this.recording.countersSnapshot(),
+      queue: structuredClone(this.queue),
+      agents: agents.map((a) => a.json),
+    };
+    return { state, embeddings: agents.map((a) => a.embeddings) };
+  }
+
+  /** Writes the current state as a checkpoint in the run directory. */
+  checkpoint(): void {
+    writeCheckpoint(this.runDir, this.snapshot());
+  }
+
+  /** Runs one step and returns its record. */
+  async stepOnce(): Promise<StepRecord> {
+    const step = this.stepIndex;
+    this.callStep = step;
+    const now = this.clock.gameSecondsAt(step);
+    const mind = this.mind();
+    const record: StepRecord = {
+      type: 'step',
+      step,
+      gameTime: now,
+      clock: this.clock.label(now),
+      interventions: [],
+      moves: [],
+      reactions: [],
+      chats: [],
+      reflections: [],
+      actions: [],
+      objects: [],
+    };
+
+    // 1. Interventions: scripted ones (resume, replay) first, then the user's queue.
+    const due = [...(this.script.get(step) ?? []), ...this.queue];
+    this.script.delete(step);
+    this.queue = [];
+    for (const item of due) {
+      try {
+        const result = await applyIntervention(
+          { mind, world: this.world, agent: (id) => this.agent(id) },
+          item.name,
+          item.args,
+        );
+        record.interventions.push({ ...item, ok: true, result });
+      } catch (error) {
+        record.interventions.push({ ...item, ok: false, error: (error as Error).message });
+      }
+    }
+
+    // 2. Movement: one tile per step along the current path.
+    for (const agent of this.agents) {
+      const next = agent.path.shift();
+      if (next) {
+        agent.tile = next;
+        record.moves.push({ agent: agent.id, x: next.x, y: next.y });
+      }
+    }
+
+    // 3. Phase A, concurrent: day planning, perception, reaction decisions.
+    const events = this.agents.map((a) => agentEvent(a));
+    const decisions = await Promise.all(
+      this.agents.map(async (agent): Promise<ReactionDecision | null> => {
+        await planNewDay(agent, mind);
+        if (agent.replanPending) await replanRestOfDay(agent, mind);
+        if (blockAt(agent, this.clock.minuteOfDay(now)).asleep) return null;
+        const seen = await observe(agent, mind, events);
+        return decideReaction(agent, mind, seen, this.byName);
+      }),
+    );
+
+    // 4. Phase B, in agent order: conversations and waits.
+    for (const [i, decision] of decisions.entries()) {
+      if (!decision) continue;
+      const self = this.agents[i];
+      const other = this.agent(decision.otherId);
+      record.reactions.push({ agent: self.id, other: other.id, decision: decision.decision });
+      if (!canEngage(self, now) || !canEngage(other, now)) continue;
+      if (decision.decision === 'talk') {
+        record.chats.push(await converse(self, other, mind));
+      } else if (decision.decision === 'wait') {
+        self.action = waitAction(self, other, mind);
+        self.path = [];
+      }
+    }
+
+    // 5. Phase C, concurrent: reflection, then the next action; applied in agent order.
+    const results = await Promise.all(
+      this.agents.map(async (agent) => {
+        const reflection = await maybeReflect(agent, mind);
+        const action = await nextAction(agent, mind);
+        return { reflection, action };
+      }),
+    );
+    results.forEach(({ reflection, action }, i) => {
+      const agent = this.agents[i];
+      if (reflection) {
+        record.reflections.push({
+          agent: agent.id,
+          questions: reflection.questions,
+          insights: reflection.insights.map((n) => n.id),
+        });
+      }
+      if (action) record.actions.push(this.startAction(agent, action));
+    });
+    record.objects = this.updateHeldObjects();
+
+    // 6. Log and checkpoint.
+    this.stepIndex = step + 1;
+    this.log.append(record);
+    if (this.stepIndex % this.info.snapshotEverySteps === 0) this.checkpoint();
+    return record;
+  }
+
+  private startAction(agent: Agent, action: CurrentAction): StepRecord['actions'][number] {
+    agent.action = action;
+    const entry: StepRecord['actions'][number] = {
+      agent: agent.id,
+      description: action.description,
+      address: action.address,
+      emoji: action.emoji,
+      event: [agent.name, action.predicate, action.object],
+    };
+    const tiles = this.world.tilesOf(action.address);
+    if (tiles.includes(this.world.indexOf(agent.tile))) {
+      agent.path = [];
+      return entry;
+    }
+    const route = this.world.findPathToAddress(agent.tile, action.address);
+    if (route.kind === 'path') {
+      agent.path = route.path.slice(1);
+    } else {
+      agent.path = [];
+      entry.unreachable = route.reason;
+    }
+    return entry;
+  }
+
+  /**
+   * Object states follow the actions using them: an object shows the state its current user
+   * chose (first user in agent order wins) and returns to its default when nobody uses it.
+   */
+  private updateHeldObjects(): StepRecord['objects'] {
+    const desired = new Map<string, string>();
+    for (const agent of this.agents) {
+      const a = agent.action;
+      if (a?.objectAddress && a.objectState && !desired.has(a.objectAddress)) {
+        desired.set(a.objectAddress, a.objectState);
+      }
+    }
+    const changes: StepRecord['objects'] = [];
+    for (const address of this.heldObjects.keys()) {
+      if (!desired.has(address) && this.world.resetObjectState(address)) {
+        changes.push({ address, state: this.world.objectState(address) ?? '' });
+      }
+    }
+    for (const [address, state] of desired) {
+      if (this.heldObjects.get(address) !== state && this.world.setObjectState(address, state)) {
+        changes.push({ address, state });
+      }
+    }
+    this.heldObjects = desired;
+    return changes;
+  }
+
+  private mind(): Mind {
+    return {
+      model: this.recording,
+      embedder: this.deps.embedder,
+      clock: this.clock,
+      now: this.clock.gameSecondsAt(this.stepIndex),
+      world: this.world,
+      seed: this.scenario.settings.seed,
+      reflectionThreshold: this.scenario.settings.reflectionThreshold,
+    };
+  }
+
+  private logCall(call: LoggedCall): void {
+    this.log.append({ type: 'llm', step: this.callStep, ...call });
+  }
+}
+
+/** How others perceive `agent` right now (reverie's event triple plus a sentence). */
+function agentEvent(agent: Agent): AgentEvent {
+  const a = agent.action;
+  if (!a) {
+    return {
+      subject: agent.name,
+      predicate: 'is',
+      object: 'idle',
+      description: `${agent.name} is idle`,
+      tile: agent.tile,
+    };
+  }
+  return {
+    subject: agent.name,
+    predicate: a.predicate,
+    object: a.object,
+    description: `${agent.name} is ${a.description}`,
+    tile: agent.tile,
+  };
+}
+
+/** A start tile: a random tile of the persona's spawn zone, else of its living area. */
+function spawnTile(world: TileWorld, spawn: number | null, livingArea: string, rng: Rng): Tile {
+  const candidates =
+    spawn !== null
+      ? world.spawnTiles(spawn)
+      : world.tilesOf(livingArea).map((i) => world.tileAt(i));
+  const open = candidates.filter((t) => !world.isBlocked(t));
+  if (open.length === 0) {
+    throw new Error(
+      `no walkable start tile in ${spawn !== null ? `spawn zone ${spawn}` : livingArea}`,
+    );
+  }
+  return rng.pick(open);
+}
+
+function readRunInfo(runDir: string): RunInfo {
+  return JSON.parse(readFileSync(path.join(runDir, RUN_FILE), 'utf8')) as RunInfo;
+}
+
+function isRecordedCall(e: LogEvent): boolean {
+  return e.type === 'llm' && typeof e.seq === 'number';
+}
+
+/** Interventions applied per step, from step records. */
+function scriptOf(events: readonly LogEvent[]): Map<number, QueuedIntervention[]> {
+  const script = new Map<number, QueuedIntervention[]>();
+  for (const e of events) {
+    if (e.type !== 'step') continue;
+    const applied = (e as StepRecord).interventions.map(({ name, args }) => ({ name, args }));
+    if (applied.length) script.set(e.step, applied);
+  }
+  return script;
+}

@@ -1,0 +1,92 @@
+/**
+ * Snapshots of a whole simulation at a step boundary (ARCHITECTURE §3): `state.json` (clock,
+ * RNG, object states, call counters, queued interventions, every agent) plus one binary file
+ * of little-endian float32 embeddings per agent. A snapshot directory is written under a
+ * temporary name and renamed into place, so a crash never leaves a half-written one.
+ *
+ *   runs/<id>/snapshots/000120/state.json
+ *                             /<agentId>.f32   rows × dims float32, row-major
+ */
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { agentSnapshotSchema } from '../agent/Agent';
+import { tileWorldSnapshotSchema } from '../world/TileWorld';
+import { rngSnapshotSchema } from './rng';
+
+/** A queued intervention, as stored in snapshots and step records. */
+export const queuedInterventionSchema = z.object({ name: z.string(), args: z.unknown() });
+
+/** The JSON state of a simulation after `step` steps. */
+export const simSnapshotSchema = z.object({
+  version: z.literal(1),
+  step: z.number().int().min(0),
+  rng: rngSnapshotSchema,
+  world: tileWorldSnapshotSchema,
+  /** Object address → state for objects agents are using now. */
+  heldObjects: z.record(z.string(), z.string()),
+  callCounters: z.record(z.string(), z.number().int()),
+  queue: z.array(queuedInterventionSchema),
+  agents: z.array(agentSnapshotSchema),
+});
+export type SimSnapshot = z.infer<typeof simSnapshotSchema>;
+
+/** A snapshot's JSON plus each agent's embedding matrix, in agent order. */
+export interface Checkpoint {
+  state: SimSnapshot;
+  embeddings: Float32Array[];
+}
+
+const dirFor = (runDir: string, step: number) =>
+  path.join(runDir, 'snapshots', String(step).padStart(6, '0'));
+
+/** Writes a checkpoint atomically. */
+export function writeCheckpoint(runDir: string, checkpoint: Checkpoint): void {
+  const final = dirFor(runDir, checkpoint.state.step);
+  const tmp = `${final}.tmp`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  checkpoint.state.agents.forEach((agent, i) => {
+    const e = checkpoint.embeddings[i];
+    writeFileSync(
+      path.join(tmp, `${agent.id}.f32`),
+      Buffer.from(e.buffer, e.byteOffset, e.byteLength),
+    );
+  });
+  writeFileSync(path.join(tmp, 'state.json'), JSON.stringify(checkpoint.state));
+  rmSync(final, { recursive: true, force: true });
+  renameSync(tmp, final);
+}
+
+/** Steps that have a complete checkpoint, ascending. */
+export function listCheckpoints(runDir: string): number[] {
+  const dir = path.join(runDir, 'snapshots');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => /^\d{6,}$/.test(name))
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
+/** Reads and validates the checkpoint taken after `step` steps. */
+export function readCheckpoint(runDir: string, step: number): Checkpoint {
+  const dir = dirFor(runDir, step);
+  const state = simSnapshotSchema.parse(
+    JSON.parse(readFileSync(path.join(dir, 'state.json'), 'utf8')),
+  );
+  const embeddings = state.agents.map((agent) => {
+    const bytes = readFileSync(path.join(dir, `${agent.id}.f32`));
+    const copy = new Uint8Array(bytes.byteLength);
+    copy.set(bytes);
+    return new Float32Array(copy.buffer);
+  });
+  return { state, embeddings };
+}

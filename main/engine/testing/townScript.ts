@@ -1,0 +1,68 @@
+/**
+ * Canned answers that make the test town behave like a day in a small town: everyone wakes at
+ * 7, works in four-hour blocks until 23:00, decomposes each hour into 15-minute tasks, picks
+ * the first offered place, and talks when they first see someone. Tests override entries.
+ */
+import type { Script } from './ScriptedModel';
+import { enumOf } from './ScriptedModel';
+
+/** The default script; `talk` decides the reaction answer. */
+export function townScript(options: { talk?: 'talk' | 'wait' | 'continue' } = {}): Script {
+  return {
+    importance: () => ({ importance: 4 }),
+    'plan.wake': () => ({ wakeHour: 7 }),
+    'plan.daily': () => ({
+      plan: ['wake up and wash', 'work at the cafe', 'have lunch', 'meet friends', 'go to bed'],
+    }),
+    'plan.hourly': () => ({
+      schedule: [
+        { activity: 'work at the cafe', hours: 4, asleep: false },
+        { activity: 'lunch and errands', hours: 4, asleep: false },
+        { activity: 'garden in the park', hours: 4, asleep: false },
+        { activity: 'read at home', hours: 4, asleep: false },
+      ],
+    }),
+    'plan.decompose': () => ({
+      tasks: [
+        { task: 'prepare the counter', minutes: 15 },
+        { task: 'serve customers', minutes: 15 },
+        { task: 'wash cups', minutes: 15 },
+        { task: 'tidy the tables', minutes: 15 },
+      ],
+    }),
+    action: (req) => ({
+      location: enumOf(req, 'location')[0],
+      emoji: '☕',
+      predicate: 'works at',
+      object: 'the counter',
+      objectState: 'in use',
+    }),
+    react: () => ({ decision: options.talk ?? 'talk' }),
+    'converse.turn': (_req, n) => ({
+      utterance: `line ${n + 1} about the spring fair`,
+      end: n % 4 === 3,
+    }),
+    'converse.summary': () => ({ topic: 'the spring fair' }),
+    'converse.thoughts': () => ({
+      planning: 'remember to bring flowers to the fair',
+      memo: 'enjoyed talking about the fair',
+      importance: 6,
+    }),
+    'reflect.questions': () => ({
+      questions: ['What is Ada busy with?', 'Who cares about the fair?', 'What matters today?'],
+    }),
+    'reflect.insights': () => ({
+      insights: Array.from({ length: 5 }, (_, i) => ({
+        insight: `insight ${i + 1} about the fair`,
+        evidence: [1, 2].slice(0, 1 + (i % 2)),
+        importance: 5,
+      })),
+    }),
+    interview: () => ({ answer: 'I am getting ready for the spring fair.' }),
+    whisper: () => ({ thought: 'I should organise a picnic in the park', importance: 9 }),
+    'daily.revise': () => ({
+      currently: 'Busy preparing for the spring fair.',
+      needs: 'buy flowers',
+    }),
+  };
+}
