@@ -1,0 +1,139 @@
+/**
+ * The whole engine on real local models: the project's generated tiny GGUF through
+ * node-llama-cpp (grammar-constrained JSON, so even random weights answer every schema) and
+ * the generated ONNX embedder through transformers.js. A three-agent town runs one game hour,
+ * is "killed" (its process state dropped) and resumed from disk, forked, and replayed.
+ */
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureTinyLlamaGguf, TINY_TEST_MODEL } from '../../models/fixtures/gguf-writer';
+import { ensureTinyEmbedderFolder } from '../../models/fixtures/onnx-embed-writer';
+import {
+  createLlamaLanguageModel,
+  type LlamaLanguageModel,
+} from '../../models/llama/llama-language-model';
+import {
+  createTransformersEmbedder,
+  type TransformersEmbedder,
+} from '../../models/transformers/transformers-embedder';
+import type { CompletionRequest, LanguageModel } from '../../models/types';
+import { buildTestScenario } from '../testing/testTown';
+import { EventLog } from './EventLog';
+import { Simulation } from './Simulation';
+
+/** One game hour at one game minute per step. */
+const STEPS = 60;
+const SNAPSHOT_EVERY = 25;
+/**
+ * The byte-level test vocabulary spends one token per character, so a 16-line conversation
+ * with its recalled memories needs more than the fixture's default 4096-token context.
+ */
+const CONTEXT_TOKENS = 16_384;
+
+/** Counts calls that reach the real model (resume must not need any). */
+function counting(model: LanguageModel): LanguageModel & { count: number } {
+  const wrapper = {
+    id: model.id,
+    count: 0,
+    complete<T>(request: CompletionRequest<T>) {
+      wrapper.count++;
+      return model.complete(request);
+    },
+    dispose: () => Promise.resolve(),
+  };
+  return wrapper;
+}
+
+describe('a three-agent town on the real llama and transformers providers', () => {
+  let model: LlamaLanguageModel;
+  let embedder: TransformersEmbedder;
+  let runDir: string;
+  let live: Simulation;
+
+  beforeAll(async () => {
+    model = await createLlamaLanguageModel({
+      modelPath: await ensureTinyLlamaGguf({ ...TINY_TEST_MODEL, contextLength: CONTEXT_TOKENS }),
+      gpu: false,
+      threads: 1,
+      sequences: 3,
+      contextSize: CONTEXT_TOKENS,
+      banIncompleteUtf8: true,
+    });
+    embedder = await createTransformersEmbedder({
+      modelFolder: await ensureTinyEmbedderFolder(),
+      threads: 1,
+    });
+    runDir = mkdtempSync(path.join(os.tmpdir(), 'sim-llama-'));
+    // A low threshold so the hour includes reflections.
+    live = await Simulation.create(
+      buildTestScenario({ reflectionThreshold: 20 }),
+      runDir,
+      {
+        model,
+        embedder,
+      },
+      { snapshotEverySteps: SNAPSHOT_EVERY },
+    );
+    live.enqueue('whisper', { agentId: 'cy', text: 'You want to host a picnic on the lawn.' });
+    await live.run(STEPS);
+  }, 240_000);
+
+  afterAll(async () => {
+    await model?.dispose();
+    await embedder?.dispose();
+  });
+
+  it('runs a game hour: plans, acts, moves, perceives, reflects and logs every model call', () => {
+    const { events } = EventLog.read(path.join(runDir, 'events.ndjson'));
+    const steps = events.filter((e) => e.type === 'step');
+    expect(steps).toHaveLength(STEPS);
+    expect(steps[0]).toMatchObject({ clock: 'Monday February 13, 2023, 10:00' });
+    const fns = new Set(events.filter((e) => e.type === 'llm').map((e) => e.fn));
+    for (const fn of ['importance', 'plan.wake', 'plan.daily', 'plan.hourly', 'whisper']) {
+      expect(fns).toContain(fn);
+    }
+    expect(steps.some((s) => (s.actions as unknown[]).length > 0)).toBe(true);
+    expect(live.agents.every((a) => a.memory.size > 5)).toBe(true);
+    const insights = live.agents.flatMap((a) =>
+      a.memory.nodes.filter((n) => n.predicate === 'reflects'),
+    );
+    expect(insights.length).toBeGreaterThan(0);
+    expect(insights.every((n) => n.evidence.length > 0 && n.depth >= 1)).toBe(true);
+  });
+
+  it('resumes after a kill from the last checkpoint, re-serving logged calls, to the same state', async () => {
+    const logFile = path.join(runDir, 'events.ndjson');
+    const original = readFileSync(logFile, 'utf8');
+    appendFileSync(logFile, '{"type":"llm","step":60,"fn":"imp');
+    const fresh = counting(model);
+    const resumed = Simulation.resume(runDir, { model: fresh, embedder });
+    expect(resumed.step).toBe(50);
+    await resumed.run(STEPS - 50);
+    expect(fresh.count).toBe(0);
+    expect(resumed.snapshot()).toEqual(live.snapshot());
+    writeFileSync(logFile, original);
+  });
+
+  it('forks from a checkpoint and keeps running on the live model', async () => {
+    const forkDir = mkdtempSync(path.join(os.tmpdir(), 'sim-llama-fork-'));
+    const fork = Simulation.fork(runDir, 25, forkDir, { model, embedder });
+    await fork.run(3);
+    expect(fork.step).toBe(28);
+    const steps = EventLog.read(path.join(forkDir, 'events.ndjson')).events.filter(
+      (e) => e.type === 'step',
+    );
+    expect(steps.map((s) => s.step)).toEqual([25, 26, 27]);
+  });
+
+  it('replays the run from its log with identical results', async () => {
+    const replayDir = mkdtempSync(path.join(os.tmpdir(), 'sim-llama-replay-'));
+    const replayed = await Simulation.replay(runDir, replayDir, embedder);
+    expect(replayed.step).toBe(STEPS);
+    expect(replayed.snapshot()).toEqual(live.snapshot());
+    const steps = (dir: string) =>
+      EventLog.read(path.join(dir, 'events.ndjson')).events.filter((e) => e.type === 'step');
+    expect(steps(replayDir)).toEqual(steps(runDir));
+  });
+});
