@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { enumOf } from '../testing/ScriptedModel';
+import { harness } from '../testing/harness';
+import { knownLocations, layoutSchedule, nextAction, planNewDay, SLEEP_ACTIVITY } from './plan';
+
+describe('planning', () => {
+  it('plans a new day once: wake hour, broad plan, hourly schedule fitted to the whole day', async () => {
+    const h = await harness();
+    const ada = h.agents.ada;
+    expect(await planNewDay(ada, h.mind())).toBe(true);
+    expect(await planNewDay(ada, h.mind(600))).toBe(false);
+    expect(h.model.calls.map((c) => c.fn)).toEqual(['plan.wake', 'plan.daily', 'plan.hourly']);
+    expect(ada.schedule.map((b) => [b.activity, b.startMinute, b.minutes, b.asleep])).toEqual([
+      [SLEEP_ACTIVITY, 0, 420, true],
+      ['work at the cafe', 420, 240, false],
+      ['lunch and errands', 660, 240, false],
+      ['garden in the park', 900, 240, false],
+      ['read at home', 1140, 240, false],
+      [SLEEP_ACTIVITY, 1380, 60, true],
+    ]);
+    expect(ada.memory.latest(['plan'], 1)[0].description).toMatch(
+      /^This is Ada Lin's plan for Monday/,
+    );
+  });
+
+  it('cuts a schedule at midnight', () => {
+    const blocks = layoutSchedule([], [{ activity: 'party', hours: 4, asleep: false }], 22 * 60);
+    expect(blocks.map((b) => [b.startMinute, b.minutes])).toEqual([
+      [0, 1320],
+      [1320, 120],
+    ]);
+  });
+
+  it("decomposes the current hour and picks a place only from the agent's own spatial memory", async () => {
+    const h = await harness();
+    const ada = h.agents.ada;
+    ada.spatial.observe(h.world, ada.tile, ada.perception.visionRadius);
+    await planNewDay(ada, h.mind());
+    const action = await nextAction(ada, h.mind());
+    const [decompose, act] = h.model.calls.slice(3);
+    expect(decompose.fn).toBe('plan.decompose');
+    expect(ada.tasks.map((t) => [t.task, t.startMinute, t.minutes])).toEqual([
+      ['prepare the counter', 600, 15],
+      ['serve customers', 615, 15],
+      ['wash cups', 630, 15],
+      ['tidy the tables', 645, 15],
+    ]);
+    expect(enumOf(act, 'location')).toEqual(knownLocations(ada, h.mind()));
+    // Ada stands in the kitchen, so the kitchen's places come first.
+    expect(enumOf(act, 'location')[0]).toBe('cafe > kitchen > stove');
+    expect(action).toMatchObject({
+      description: 'prepare the counter',
+      address: 'Town:cafe:kitchen:stove',
+      objectAddress: 'Town:cafe:kitchen:stove',
+      objectState: 'in use',
+      endsAt: 15 * 60,
+    });
+    ada.action = action;
+    expect(await nextAction(ada, h.mind(14 * 60))).toBeNull();
+  });
+
+  it('sleeps in the living area without a model call', async () => {
+    const h = await harness();
+    const ada = h.agents.ada;
+    await planNewDay(ada, h.mind());
+    const calls = h.model.calls.length;
+    const night = h.clock.gameSecondsOf(0, 23 * 60 + 30);
+    const action = await nextAction(ada, h.mind(night));
+    expect(h.model.calls.length).toBe(calls);
+    expect(action).toMatchObject({ description: SLEEP_ACTIVITY, address: 'Town:cafe:kitchen' });
+  });
+
+  it('revises identity on the next day before planning it', async () => {
+    const h = await harness();
+    const ada = h.agents.ada;
+    await planNewDay(ada, h.mind());
+    h.model.calls.length = 0;
+    await planNewDay(ada, h.mind(h.clock.gameSecondsOf(1, 0)));
+    expect(h.model.calls.map((c) => c.fn)).toEqual([
+      'daily.revise',
+      'plan.wake',
+      'plan.daily',
+      'plan.hourly',
+    ]);
+    expect(ada.identity.currently).toBe('Busy preparing for the spring fair.');
+    expect(h.model.calls[1].messages[0].content).toContain('Busy preparing for the spring fair.');
+  });
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { harness } from '../testing/harness';
+import { remember } from './mind';
+import { maybeReflect } from './reflect';
+
+describe('reflection', () => {
+  it('fires only once the importance sum reaches the threshold and stores insights with evidence', async () => {
+    const h = await harness();
+    const ada = h.agents.ada;
+    const mind = h.mind(600, { reflectionThreshold: 30 });
+    const observations = Array.from({ length: 6 }, (_, i) => ({
+      kind: 'observation' as const,
+      description: `Bo Park is baking bread batch ${i}`,
+      importance: 5,
+    }));
+    await remember(mind, ada, observations.slice(0, 5));
+    expect(ada.importanceSinceReflection).toBe(25);
+    expect(await maybeReflect(ada, mind)).toBeNull();
+    expect(h.model.calls).toHaveLength(0);
+
+    await remember(mind, ada, observations.slice(5));
+    const reflection = await maybeReflect(ada, mind);
+    expect(h.model.calls.map((c) => c.fn)).toEqual([
+      'reflect.questions',
+      'reflect.insights',
+      'reflect.insights',
+      'reflect.insights',
+    ]);
+    expect(reflection?.insights).toHaveLength(15);
+    for (const insight of reflection!.insights) {
+      expect(insight.kind).toBe('thought');
+      expect(insight.evidence.length).toBeGreaterThan(0);
+      const deepest = Math.max(...insight.evidence.map((id) => ada.memory.get(id)!.depth));
+      expect(insight.depth).toBe(1 + deepest);
+    }
+    // Statement 1 of each insight prompt is the first memory retrieved for that question.
+    const firstStatement = h.model.calls[1].messages[1].content
+      .split('\n')
+      .find((l) => l.startsWith('1. '));
+    expect(ada.memory.get(reflection!.insights[0].evidence[0])!.description).toBe(
+      firstStatement!.slice(3),
+    );
+    expect(ada.importanceSinceReflection).toBe(0);
+  });
+});
