@@ -6,5 +6,11 @@ import type { CliCommand } from '../command';
 import { validateCommand } from './validate';
 import { packCommand } from './pack';
 import { unpackCommand } from './unpack';
+import { runCommand } from './run';
 
-export const COMMANDS: readonly CliCommand[] = [validateCommand, packCommand, unpackCommand];
+export const COMMANDS: readonly CliCommand[] = [
+  validateCommand,
+  packCommand,
+  unpackCommand,
+  runCommand,
+];

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ChatMessage, JsonSchema } from '../../models/types';
-import type { Shape } from './jsonSchema';
+import { maxJsonChars, type Shape } from './jsonSchema';
 
 /** Every cognitive function tag the engine uses, as the ledger and the log spell them. */
 export type CognitiveFn =
@@ -48,6 +48,7 @@ export function buildSpec<T>(args: {
   stable: string;
   volatile: string;
   shape: Shape<T>;
+  /** Typical answer budget; raised to the schema's worst case when that is larger. */
   maxTokens: number;
   temperature?: number;
 }): PromptSpec<T> {
@@ -63,7 +64,7 @@ export function buildSpec<T>(args: {
     messages,
     schema: args.shape.json,
     validator: args.shape.zod,
-    maxTokens: args.maxTokens,
+    maxTokens: Math.max(args.maxTokens, maxJsonChars(args.shape.json) + JSON_SLACK_TOKENS),
     temperature: args.temperature ?? DEFAULT_TEMPERATURE,
     cacheKey,
   };
@@ -74,6 +75,9 @@ export function buildSpec<T>(args: {
  * decided by its inputs; not zero, so agents do not all answer alike.
  */
 export const DEFAULT_TEMPERATURE = 0.5;
+
+/** Room for the whitespace a JSON grammar allows between tokens. */
+const JSON_SLACK_TOKENS = 16;
 
 /** A numbered list ("1. …"), or a dash when empty, for memory and plan excerpts. */
 export function numbered(lines: readonly string[]): string {

@@ -89,3 +89,32 @@ export function object<M extends ShapeMap>(fields: M): Shape<ObjectOf<M>> {
     zod: z.object(zodFields) as unknown as z.ZodType<ObjectOf<M>>,
   };
 }
+
+/**
+ * An upper bound on the characters of a compact JSON value of `schema` (the subset these
+ * builders emit), counting every string character as escaped to two. A byte-level tokenizer
+ * spends one token per character, so this also bounds the tokens an answer can need: a
+ * `maxTokens` below it lets a long but valid answer be cut off mid-JSON.
+ */
+export function maxJsonChars(schema: JsonSchema): number {
+  const s = schema as Record<string, unknown>;
+  if (Array.isArray(s.enum)) return Math.max(...s.enum.map((v) => JSON.stringify(v).length));
+  switch (s.type) {
+    case 'string':
+      return 2 + 2 * ((s.maxLength as number | undefined) ?? 1000);
+    case 'boolean':
+      return 5;
+    case 'array':
+      return 2 + ((s.maxItems as number) ?? 0) * (maxJsonChars(s.items as JsonSchema) + 1);
+    case 'object':
+      return (
+        2 +
+        Object.entries(s.properties as Record<string, JsonSchema>).reduce(
+          (sum, [key, value]) => sum + key.length + 4 + maxJsonChars(value),
+          0,
+        )
+      );
+    default:
+      throw new RangeError(`maxJsonChars: unsupported schema ${JSON.stringify(schema)}`);
+  }
+}
