@@ -20,6 +20,8 @@ export const templateSummarySchema = z.object({
   personas: z.number().int(),
   width: z.number().int(),
   height: z.number().int(),
+  /** A preview image URL relative to the renderer (resources/templates/<id>.png), if any. */
+  thumbnail: z.string().optional(),
 });
 export type TemplateSummary = z.infer<typeof templateSummarySchema>;
 

@@ -82,6 +82,8 @@ export function createStudioHandlers(
           personas: s.personas.length,
           width: s.map.width,
           height: s.map.height,
+          // Served from the renderer's public dir; the gallery falls back if it is missing.
+          thumbnail: `templates/${id}.png`,
         });
       }
       return out;

@@ -1,167 +1,125 @@
-/** The personas list and one persona's fields (the full persona editor comes later). */
-import { personaSchema, type Persona } from '../../../common/scenario/schema';
-import { seedClauses } from '../../../common/scenario/seed';
+/** The people list (add a resident, see who mentions whom) and the persona editor. */
+import { useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { type Persona } from '../../../common/scenario/schema';
 import { useStudio } from '../stores/studioStore';
-import { IntegerField, TextField } from './Field';
+import { PersonaEditor } from '../personas/PersonaEditor';
+import { RelationshipsOverview } from '../personas/Relationships';
+import { SpriteImage } from '../personas/SpritePicker';
+import { fullName, newPersona } from '../personas/model';
+import '../personas/personas.css';
 
 export function PersonaList({ personas }: { personas: readonly Persona[] }) {
   const select = useStudio((s) => s.selectPersona);
-  if (personas.length === 0) {
+  return (
+    <>
+      {personas.length === 0 ? (
+        <p className="panel__empty muted">No residents yet. Add the first one below.</p>
+      ) : (
+        <ul className="persona-list" data-testid="persona-list">
+          {personas.map((p) => (
+            <li key={p.id}>
+              <button
+                type="button"
+                className="persona-item"
+                data-testid="persona-item"
+                data-persona-id={p.id}
+                onClick={() => select(p.id)}
+              >
+                <span className="avatar avatar--sprite" aria-hidden>
+                  <SpriteImage name={p.sprite} scale={1} />
+                </span>
+                <span className="persona-item__text">
+                  <span className="persona-item__name" data-testid="persona-name">
+                    {fullName(p)} <span className="muted">{p.age}</span>
+                  </span>
+                  <span className="persona-item__innate">{p.innate}</span>
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <AddPersona />
+      <RelationshipsOverview personas={personas} onSelect={select} />
+    </>
+  );
+}
+
+/**
+ * "Add person" asks for the name first: the id is made from it once, at creation, so it
+ * never has to change under a selection or an open field.
+ */
+function AddPersona() {
+  const { updateDoc, select } = useStudio(
+    useShallow((s) => ({ updateDoc: s.updateDoc, select: s.selectPersona })),
+  );
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState('');
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  const create = () => {
+    if (parts.length === 0) return;
+    const [first, ...rest] = parts;
+    let id = '';
+    updateDoc((doc) => {
+      const p = newPersona(
+        doc.tree,
+        doc.personas,
+        first.slice(0, 120),
+        rest.join(' ').slice(0, 120),
+      );
+      id = p.id;
+      return { ...doc, personas: [...doc.personas, p] };
+    });
+    setOpen(false);
+    setName('');
+    if (id) select(id);
+  };
+  if (!open) {
     return (
-      <p className="panel__empty muted">
-        No residents yet. The persona editor will let you write them.
-      </p>
+      <button
+        type="button"
+        className="button add-persona"
+        data-testid="persona-add"
+        onClick={() => setOpen(true)}
+      >
+        + Add person
+      </button>
     );
   }
   return (
-    <ul className="persona-list" data-testid="persona-list">
-      {personas.map((p) => (
-        <li key={p.id}>
-          <button
-            type="button"
-            className="persona-item"
-            data-testid="persona-item"
-            data-persona-id={p.id}
-            onClick={() => select(p.id)}
-          >
-            <span className="avatar" aria-hidden style={{ background: avatarColor(p.id) }}>
-              {initials(p)}
-            </span>
-            <span className="persona-item__text">
-              <span className="persona-item__name" data-testid="persona-name">
-                {fullName(p)} <span className="muted">{p.age}</span>
-              </span>
-              <span className="persona-item__innate">{p.innate}</span>
-            </span>
-          </button>
-        </li>
-      ))}
-    </ul>
+    <form
+      className="add-persona-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        create();
+      }}
+    >
+      <input
+        autoFocus
+        data-testid="persona-add-name"
+        aria-label="Full name of the new person"
+        placeholder="Full name, e.g. Ada Lovell"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
+      />
+      <button
+        type="submit"
+        className="button button--primary"
+        data-testid="persona-add-confirm"
+        disabled={parts.length === 0}
+      >
+        Add
+      </button>
+      <button type="button" className="button" onClick={() => setOpen(false)}>
+        Cancel
+      </button>
+    </form>
   );
 }
-
-/** Text fields of one persona, each validated by its own schema and autosaved as typed. */
-const TEXT_FIELDS = [
-  ['innate', 'Innate traits', 2],
-  ['learned', 'Learned traits', 4],
-  ['currently', 'Currently', 3],
-  ['lifestyle', 'Lifestyle', 2],
-  ['dailyPlanRequirement', 'Daily plan needs', 2],
-] as const;
 
 export function PersonaDetail({ persona }: { persona: Persona }) {
-  const update = useStudio((s) => s.updatePersona);
-  const select = useStudio((s) => s.selectPersona);
-  const set = (patch: Partial<Persona>) => update(persona.id, patch);
-  const clauses = seedClauses(persona.seed);
-  const shape = personaSchema.shape;
   // Keyed by persona id: switching people must not carry one person's draft to the next.
-  return (
-    <div className="persona-detail" data-testid="persona-detail" key={persona.id}>
-      <button
-        type="button"
-        className="link-button back"
-        data-testid="persona-back"
-        onClick={() => select(null)}
-      >
-        ← All people
-      </button>
-      <div className="persona-detail__head">
-        <span
-          className="avatar avatar--lg"
-          aria-hidden
-          style={{ background: avatarColor(persona.id) }}
-        >
-          {initials(persona)}
-        </span>
-        <div>
-          <div className="persona-detail__name">{fullName(persona)}</div>
-          <div className="muted mono">{persona.livingArea}</div>
-        </div>
-      </div>
-      <div className="field-row">
-        <TextField
-          label="First name"
-          testId="persona-firstName"
-          value={persona.firstName}
-          schema={shape.firstName}
-          onCommit={(firstName) => set({ firstName })}
-        />
-        <TextField
-          label="Last name"
-          testId="persona-lastName"
-          value={persona.lastName}
-          schema={shape.lastName}
-          onCommit={(lastName) => set({ lastName })}
-        />
-        <IntegerField
-          label="Age"
-          className="field--narrow"
-          testId="persona-age"
-          value={persona.age}
-          schema={shape.age}
-          onCommit={(age) => set({ age })}
-        />
-      </div>
-      {TEXT_FIELDS.map(([key, label, rows]) => (
-        <TextField
-          key={key}
-          label={label}
-          multiline
-          rows={rows}
-          testId={`persona-${key}`}
-          value={persona[key]}
-          schema={shape[key]}
-          onCommit={(v) => set({ [key]: v })}
-        />
-      ))}
-      <TextField
-        label="Seed memories"
-        multiline
-        rows={4}
-        testId="persona-seed"
-        value={persona.seed}
-        schema={shape.seed}
-        onCommit={(seed) => set({ seed })}
-        hint="Separate memories with semicolons; each clause becomes one first memory."
-      />
-      <ol className="seed-clauses" data-testid="seed-clauses" aria-label="Seed memories as clauses">
-        {clauses.map((c, i) => (
-          <li key={i}>{c}</li>
-        ))}
-        {clauses.length === 0 && <li className="muted">No seed memories yet.</li>}
-      </ol>
-      <dl className="facts">
-        <dt>Home</dt>
-        <dd className="mono">{persona.livingArea}</dd>
-        <dt>Knows</dt>
-        <dd>
-          {persona.knownPlaces.length ? (
-            persona.knownPlaces.join(', ')
-          ) : (
-            <span className="muted">home, work and public places (default)</span>
-          )}
-        </dd>
-        <dt>Perception</dt>
-        <dd>
-          vision {persona.visionRadius} tiles · attention {persona.attentionBandwidth} · retention{' '}
-          {persona.retention}
-        </dd>
-      </dl>
-    </div>
-  );
-}
-
-function fullName(p: Persona): string {
-  return [p.firstName, p.lastName].filter(Boolean).join(' ');
-}
-
-function initials(p: Persona): string {
-  return (p.firstName[0] ?? '') + (p.lastName[0] ?? '');
-}
-
-function avatarColor(id: string): string {
-  let h = 0;
-  for (const ch of id) h = (h * 31 + ch.charCodeAt(0)) % 360;
-  return `hsl(${h}, 45%, 42%)`;
+  return <PersonaEditor key={persona.id} persona={persona} />;
 }

@@ -1,4 +1,5 @@
 /** Template cards (name, description, people, size), shared by the empty state and the dialog. */
+import { useState } from 'react';
 import { useStudio } from '../stores/studioStore';
 
 export function TemplateGallery({ onPicked }: { onPicked?(): void }) {
@@ -48,7 +49,7 @@ export function TemplateGallery({ onPicked }: { onPicked?(): void }) {
           }}
         >
           <span className="card__art" aria-hidden>
-            <TownGlyph seed={t.id} />
+            <CardArt id={t.id} thumbnail={t.thumbnail} />
           </span>
           <span className="card__body">
             <span className="card__title" data-testid="template-name">
@@ -67,6 +68,28 @@ export function TemplateGallery({ onPicked }: { onPicked?(): void }) {
         </button>
       ))}
     </div>
+  );
+}
+
+/** The town's rendered thumbnail, or the skyline glyph when it has none or it fails to load. */
+function CardArt({ id, thumbnail }: { id: string; thumbnail?: string }) {
+  const [failed, setFailed] = useState(false);
+  if (!thumbnail || failed) return <TownGlyph seed={id} />;
+  return (
+    <img
+      src={thumbnail}
+      alt=""
+      data-testid="template-thumbnail"
+      onError={() => setFailed(true)}
+      // Pixel art at 4 px per tile: keep it crisp and show the whole town.
+      style={{
+        width: '100%',
+        height: '100%',
+        objectFit: 'cover',
+        imageRendering: 'pixelated',
+        borderRadius: 'inherit',
+      }}
+    />
   );
 }
 
