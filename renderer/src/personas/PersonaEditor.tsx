@@ -302,14 +302,13 @@ export function PersonaEditor({ persona }: { persona: Persona }) {
           Reset to defaults
         </button>
       </div>
-      <div className="field-row">
+      <div className="field-row field-row--thirds">
         <IntegerField
-          label="Vision radius"
+          label="Vision (tiles)"
           testId="persona-visionRadius"
           value={persona.visionRadius}
           schema={shape.visionRadius.unwrap()}
           onCommit={(visionRadius) => set({ visionRadius })}
-          hint="tiles"
         />
         <IntegerField
           label="Attention"
@@ -317,7 +316,6 @@ export function PersonaEditor({ persona }: { persona: Persona }) {
           value={persona.attentionBandwidth}
           schema={shape.attentionBandwidth.unwrap()}
           onCommit={(attentionBandwidth) => set({ attentionBandwidth })}
-          hint="events"
         />
         <IntegerField
           label="Retention"
@@ -325,14 +323,14 @@ export function PersonaEditor({ persona }: { persona: Persona }) {
           value={persona.retention}
           schema={shape.retention.unwrap()}
           onCommit={(retention) => set({ retention })}
-          hint="recent events"
         />
       </div>
-      <div className="field-row">
+      <div className="field__label persona-editor__sub">Retrieval weights</div>
+      <div className="field-row field-row--thirds">
         {(['recency', 'relevance', 'importance'] as const).map((k) => (
           <DecimalField
             key={k}
-            label={`${k[0].toUpperCase()}${k.slice(1)} weight`}
+            label={`${k[0].toUpperCase()}${k.slice(1)}`}
             testId={`persona-weight-${k}`}
             value={persona.retrievalWeights[k]}
             onCommit={(v) => set({ retrievalWeights: { ...persona.retrievalWeights, [k]: v } })}

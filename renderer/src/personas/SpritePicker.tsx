@@ -47,7 +47,7 @@ export function SpritePicker({ value, onChange }: { value: string; onChange(v: s
             className={`sprite-option ${value === name ? 'sprite-option--on' : ''}`}
             onClick={() => onChange(name)}
           >
-            <SpriteImage name={name} />
+            <SpriteImage name={name} scale={1} />
           </button>
         ))}
       </div>
