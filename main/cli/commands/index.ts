@@ -7,10 +7,14 @@ import { validateCommand } from './validate';
 import { packCommand } from './pack';
 import { unpackCommand } from './unpack';
 import { runCommand } from './run';
+import { importCommand } from './import';
+import { exportCommand } from './export';
 
 export const COMMANDS: readonly CliCommand[] = [
   validateCommand,
   packCommand,
   unpackCommand,
   runCommand,
+  importCommand,
+  exportCommand,
 ];

@@ -11,7 +11,6 @@ import { asRecord, importError, readImportFile } from '../common';
 import { decodeLayerData } from './data';
 import {
   GID_MASK,
-  type TiledLayer,
   type TiledMap,
   type TiledObject,
   type TiledPropertyValue,
