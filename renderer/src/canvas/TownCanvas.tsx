@@ -1,16 +1,18 @@
 /**
- * The town view: a viewport-sized react-konva Stage showing the map read-only.
+ * The town view and map editor surface: a viewport-sized react-konva Stage.
  *
- * Layers (few, per Konva's advice), none of which takes events — the Stage itself handles
- * pan, zoom and hover:
+ * Layers (few, per Konva's advice); none takes Konva events — pointer input arrives as native
+ * pointer events on the viewport element and goes to the MapEditor in tile coordinates:
  *   layer-terrain    one Konva.Image per visible 16×16-tile chunk (`chunk-<cx>-<cy>`)
- *   layer-zones      sector tint (`zone-tint`), outlines (`sector-outline-<zone>`), labels
+ *   layer-zones      zone tint (`zone-tint`), sector/arena/object outlines and labels
  *   layer-collision  hatching per visible chunk (`collision-<cx>-<cy>`), toggled
- *   layer-overlay    spawn markers (`spawn-<zone>`) and the hovered tile (`hover-tile`)
+ *   layer-overlay    spawns, selected-node highlight, grid, hover/brush (`hover-tile`),
+ *                    rectangle preview (`rect-preview`) and selection (`selection-rect`)
  *
- * The camera is the stage's own position and scale, set imperatively: panning and hovering
- * run at pointer rate and stay out of React; React state changes only when the set of visible
- * chunks, the zoom readout or the hovered tile changes.
+ * What runs at pointer rate stays out of React: the camera is the stage's own position and
+ * scale, set imperatively; edits redraw only their dirty chunk bitmaps (in place) and call
+ * batchDraw; previews move Konva nodes directly. React renders when the visible chunk range,
+ * the zoom readout, the hovered tile or the settled document changes.
  */
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
@@ -26,8 +28,10 @@ import {
 } from 'react-konva';
 import type Konva from 'konva';
 import type { KonvaEventObject } from 'konva/lib/Node';
-import type { EnvTree, TownMap } from '../../../common/scenario/schema';
+import { useStore } from 'zustand';
+import type { TownMap, ZoneKind } from '../../../common/scenario/schema';
 import {
+  clampScale,
   fitToView,
   sameRange,
   visibleChunks,
@@ -38,6 +42,7 @@ import {
 } from './camera';
 import {
   CHUNK_TILES,
+  ChunkBitmaps,
   chunkCounts,
   chunkTiles,
   renderCollisionChunk,
@@ -48,18 +53,30 @@ import { zoneColor } from './colors';
 import { addressAt, indexTree, zoneShapes, type ZoneShape } from './zones';
 import { useTilesetImage } from './tileset';
 import { useElementSize } from './useElementSize';
+import { useSettledDoc } from './useSettledDoc';
+import { Minimap, type MinimapHandle } from './Minimap';
+import { useStudioStore } from '../stores/studioStore';
+import type { EditorUi } from '../editor/MapEditor';
+import { terrainIndex, type TilePointer, type TileRect } from '../editor/types';
+import { ToolStrip } from '../components/ToolStrip';
+import { EditorPanel } from '../components/EditorPanel';
 
 export interface TownCanvasProps {
   /** Identifies the open scenario; the view fits the map whenever it changes. */
   scenarioId: string;
-  map: TownMap;
-  tree: EnvTree;
 }
 
 /** Below this zoom spawn names would crowd the sector labels; only their markers show. */
 const SPAWN_NAMES_MIN_ZOOM = 0.75;
+/** Arena names show from this zoom up; object names from OBJECT_NAMES_MIN_ZOOM. */
+const ARENA_NAMES_MIN_ZOOM = 0.55;
+const OBJECT_NAMES_MIN_ZOOM = 1.1;
+/** Grid lines are drawn from this zoom up (below it they would be a grey wash). */
+const GRID_MIN_ZOOM = 0.3;
 /** Width of a spawn name's text box, screen px (the text is centred in it). */
 const SPAWN_NAME_WIDTH_PX = 160;
+/** Space kept around a focused zone, screen px. */
+const FOCUS_PADDING_PX = 80;
 
 const EMPTY_RANGE: ChunkRange = { x0: 0, y0: 0, x1: -1, y1: -1 };
 
@@ -69,38 +86,117 @@ interface Hover {
   address: string | null;
 }
 
-export function TownCanvas({ scenarioId, map, tree }: TownCanvasProps) {
+/** Hidden-layer flags as a stable key, so caches rebuild only when visibility changes. */
+function hiddenKey(hidden: EditorUi['hidden']): string {
+  return Object.keys(hidden)
+    .filter((k) => hidden[k as keyof typeof hidden])
+    .sort()
+    .join(',');
+}
+
+export function TownCanvas({ scenarioId }: TownCanvasProps) {
+  const store = useStudioStore();
+  const editor = store.editor;
+  const settled = useSettledDoc(store, editor);
   const containerRef = useRef<HTMLDivElement>(null);
   const stageRef = useRef<Konva.Stage>(null);
+  const terrainRef = useRef<Konva.Layer>(null);
+  const zonesRef = useRef<Konva.Layer>(null);
+  const collisionRef = useRef<Konva.Layer>(null);
+  const overlayRef = useRef<Konva.Layer>(null);
   const hoverRef = useRef<Konva.Rect>(null);
+  const previewRef = useRef<Konva.Rect>(null);
+  const selectionRef = useRef<Konva.Rect>(null);
+  const tintRef = useRef<Konva.Image>(null);
+  const minimapRef = useRef<MinimapHandle>(null);
+  const cameraRef = useRef<Camera>({ x: 0, y: 0, scale: 1 });
   const size = useElementSize(containerRef);
   const sizeRef = useRef(size);
-  const { image: tileset, status: tilesetStatus } = useTilesetImage(map.tileset);
+
+  const fallbackMap = settled?.map;
+  const { image: tileset, status: tilesetStatus } = useTilesetImage(
+    fallbackMap?.tileset ?? { image: '' },
+  );
 
   const [range, setRange] = useState<ChunkRange>(EMPTY_RANGE);
   const [zoom, setZoom] = useState(1);
+  const [epoch, setEpoch] = useState(0);
   const [showZones, setShowZones] = useState(true);
   const [showCollision, setShowCollision] = useState(false);
   const [hover, setHover] = useState<Hover | null>(null);
   const hoverTile = useRef<{ x: number; y: number } | null>(null);
+  const downButton = useRef<number | null>(null);
 
-  const ts = map.tileSize;
-  const counts = useMemo(() => chunkCounts(map), [map]);
-  const mapPx = useMemo(() => ({ width: map.width * ts, height: map.height * ts }), [map, ts]);
-  const treeIndex = useMemo(() => indexTree(tree), [tree]);
-  const sectors = useMemo(() => zoneShapes(map.zones.sector, map.width, map.height), [map]);
-  const spawns = useMemo(() => zoneShapes(map.zones.spawn, map.width, map.height), [map]);
-  const zoneTint = useMemo(() => renderZoneTint(map), [map]);
+  const tool = useStore(editor.ui, (s) => s.tool);
+  const path = useStore(editor.ui, (s) => s.path);
+  const layer = useStore(editor.ui, (s) => s.layer);
+  const hidden = useStore(editor.ui, (s) => s.hidden);
+  const showGrid = useStore(editor.ui, (s) => s.showGrid);
+  const selectedNode = useStore(editor.ui, (s) => s.selectedNode);
+  const hidKey = hiddenKey(hidden);
 
-  // Chunk bitmaps are drawn on first sight and kept: a new map or tileset makes a new cache.
-  const terrainCache = useMemo(
-    () => new ChunkCache((cx, cy) => renderTerrainChunk(map, cx, cy, tileset)),
-    [map, tileset],
+  /** The live map (mid-gesture cells included), for bitmap drawing. */
+  const liveMap = useCallback((): TownMap | null => store.getState().doc?.map ?? null, [store]);
+
+  const map = settled?.map;
+  const tree = settled?.tree;
+  const ts = map?.tileSize ?? 32;
+  const width = map?.width ?? 1;
+  const height = map?.height ?? 1;
+  const counts = useMemo(() => chunkCounts({ width, height }), [width, height]);
+  const mapPx = useMemo(() => ({ width: width * ts, height: height * ts }), [width, height, ts]);
+  const treeIndex = useMemo(() => (tree ? indexTree(tree) : null), [tree]);
+
+  // Zone kind whose tint shows: the zone layer being edited, else sectors.
+  const tintKind: ZoneKind =
+    terrainIndex(layer) === null && layer !== 'collision' ? (layer as ZoneKind) : 'sector';
+  const tintKindRef = useRef(tintKind);
+  tintKindRef.current = tintKind;
+
+  const zones = map?.zones;
+  const sectors = useMemo(
+    () => (zones ? zoneShapes(zones.sector, width, height) : []),
+    [zones, width, height],
   );
-  const collisionCache = useMemo(
-    () => new ChunkCache((cx, cy) => renderCollisionChunk(map, cx, cy)),
-    [map],
+  const arenas = useMemo(
+    () => (zones ? zoneShapes(zones.arena, width, height) : []),
+    [zones, width, height],
   );
+  const objects = useMemo(
+    () => (zones ? zoneShapes(zones.object, width, height) : []),
+    [zones, width, height],
+  );
+  const spawns = useMemo(
+    () => (zones ? zoneShapes(zones.spawn, width, height) : []),
+    [zones, width, height],
+  );
+  const zoneTint = useMemo(
+    () => (map ? renderZoneTint(map, map.zones[tintKind]) : null),
+    [map, tintKind],
+  );
+
+  // Chunk bitmaps read the live map, so mid-stroke redraws show the stroke. A new epoch
+  // (new document, resize), tileset or visibility rebuilds them.
+  const terrainCache = useMemo(() => {
+    void epoch;
+    const hiddenNow = new Set(hidKey.split(','));
+    return new ChunkBitmaps(counts.x, (cx, cy, into) => {
+      const m = liveMap()!;
+      const shown = {
+        ...m,
+        layers: m.layers.map((l, i) =>
+          hiddenNow.has(`terrain:${i}`) ? { ...l, visible: false } : l,
+        ),
+      };
+      return renderTerrainChunk(shown, cx, cy, tileset, into);
+    });
+  }, [counts.x, tileset, epoch, hidKey, liveMap]);
+  const collisionCache = useMemo(() => {
+    void epoch;
+    return new ChunkBitmaps(counts.x, (cx, cy, into) =>
+      renderCollisionChunk(liveMap()!, cx, cy, into),
+    );
+  }, [counts.x, epoch, liveMap]);
 
   const chunkPx = CHUNK_TILES * ts;
   const updateRange = useCallback(
@@ -111,27 +207,63 @@ export function TownCanvas({ scenarioId, map, tree }: TownCanvasProps) {
     [chunkPx, counts],
   );
 
-  const cameraOf = (stage: Konva.Stage): Camera => ({
-    x: stage.x(),
-    y: stage.y(),
-    scale: stage.scaleX(),
-  });
-
   const applyCamera = useCallback(
     (camera: Camera) => {
+      cameraRef.current = camera;
       const stage = stageRef.current;
       if (!stage) return;
       stage.position({ x: camera.x, y: camera.y });
       stage.scale({ x: camera.scale, y: camera.scale });
       setZoom(camera.scale);
       updateRange(camera);
+      const px = ts * camera.scale;
+      minimapRef.current?.setView({
+        x: -camera.x / px,
+        y: -camera.y / px,
+        w: sizeRef.current.width / px,
+        h: sizeRef.current.height / px,
+      });
     },
-    [updateRange],
+    [updateRange, ts],
   );
 
   const fit = useCallback(() => {
     if (sizeRef.current.width > 0) applyCamera(fitToView(mapPx, sizeRef.current));
   }, [applyCamera, mapPx]);
+
+  /** Centres tile (x, y) (fractional) in the viewport at the current zoom. */
+  const centerOn = useCallback(
+    (x: number, y: number, scale = cameraRef.current.scale) => {
+      const s = sizeRef.current;
+      applyCamera({ scale, x: s.width / 2 - x * ts * scale, y: s.height / 2 - y * ts * scale });
+    },
+    [applyCamera, ts],
+  );
+
+  // The editor borrows the camera for the hand tool and for jumping to issues / tree nodes.
+  useEffect(() => {
+    editor.setViewport({
+      panBy(dx, dy) {
+        const c = cameraRef.current;
+        applyCamera({ ...c, x: c.x + dx, y: c.y + dy });
+      },
+      focusRect(r: TileRect) {
+        const s = sizeRef.current;
+        const w = (r.x1 - r.x0 + 1) * ts;
+        const h = (r.y1 - r.y0 + 1) * ts;
+        const fitScale = Math.min(
+          (s.width - FOCUS_PADDING_PX) / w,
+          (s.height - FOCUS_PADDING_PX) / h,
+        );
+        // Zoom out only if the zone does not fit; zoom in to at least 1:1 for a tiny one.
+        const scale = clampScale(
+          Math.min(Math.max(cameraRef.current.scale, Math.min(1, fitScale)), fitScale),
+        );
+        centerOn((r.x0 + r.x1 + 1) / 2, (r.y0 + r.y1 + 1) / 2, scale);
+      },
+    });
+    return () => editor.setViewport(null);
+  }, [editor, applyCamera, centerOn, ts]);
 
   // Fit once per opened scenario, as soon as the viewport has a size; later resizes keep the
   // camera and only re-cull.
@@ -142,10 +274,101 @@ export function TownCanvas({ scenarioId, map, tree }: TownCanvasProps) {
     if (fittedFor.current !== scenarioId) {
       fittedFor.current = scenarioId;
       fit();
-    } else if (stageRef.current) {
-      updateRange(cameraOf(stageRef.current));
+    } else {
+      applyCamera(cameraRef.current);
     }
-  }, [size, scenarioId, fit, updateRange]);
+  }, [size, scenarioId, fit, applyCamera]);
+
+  // Edits: redraw exactly the chunks whose versions moved, in place, then batchDraw.
+  useEffect(
+    () =>
+      editor.versions.onDidChange((category, chunks) => {
+        if (!category || !chunks) {
+          setEpoch((e) => e + 1);
+          minimapRef.current?.redraw(null);
+          return;
+        }
+        if (category === 'terrain') {
+          let drawn = false;
+          for (const c of chunks) drawn = terrainCache.redraw(c) || drawn;
+          if (drawn) terrainRef.current?.batchDraw();
+          minimapRef.current?.redraw(chunks);
+        } else if (category === 'collision') {
+          let drawn = false;
+          for (const c of chunks) drawn = collisionCache.redraw(c) || drawn;
+          if (drawn) collisionRef.current?.batchDraw();
+          minimapRef.current?.redraw(chunks);
+        } else {
+          if (category === tintKindRef.current && tintRef.current) {
+            const m = liveMap();
+            const tint = tintRef.current.image() as HTMLCanvasElement | undefined;
+            if (m && tint) {
+              for (const c of chunks) {
+                const t = chunkTiles(m, c % counts.x, Math.floor(c / counts.x));
+                renderZoneTint(m, m.zones[category], tint, { x0: t.x0, y0: t.y0, w: t.w, h: t.h });
+              }
+              zonesRef.current?.batchDraw();
+            }
+          }
+          if (category === 'sector') minimapRef.current?.redraw(chunks);
+        }
+      }),
+    [editor, terrainCache, collisionCache, liveMap, counts.x],
+  );
+
+  // Previews and selection follow the editor's session state without React.
+  useEffect(() => {
+    const place = (node: Konva.Rect | null, r: TileRect | null) => {
+      if (!node) return;
+      node.visible(!!r);
+      if (r)
+        node.setAttrs({
+          x: r.x0 * ts,
+          y: r.y0 * ts,
+          width: (r.x1 - r.x0 + 1) * ts,
+          height: (r.y1 - r.y0 + 1) * ts,
+        });
+    };
+    const sync = (s: EditorUi) => {
+      place(previewRef.current, s.preview);
+      place(selectionRef.current, s.selection);
+      overlayRef.current?.batchDraw();
+    };
+    sync(editor.ui.getState());
+    return editor.ui.subscribe((s, p) => {
+      if (s.preview !== p.preview || s.selection !== p.selection) sync(s);
+    });
+  }, [editor, ts]);
+
+  // Keyboard shortcuts while a town is open (not while typing in a field).
+  useEffect(() => {
+    const typing = (t: EventTarget | null) =>
+      !!(t as HTMLElement | null)?.closest?.('input, textarea, select, [contenteditable="true"]');
+    const down = (e: KeyboardEvent) => {
+      if (typing(e.target)) return;
+      // Space on a focused button would press it; the canvas keeps Space for panning only
+      // when focus is not on a control.
+      if (e.key === ' ' && (e.target as HTMLElement | null)?.closest?.('button')) return;
+      if (e.repeat && e.key === ' ') return e.preventDefault();
+      if (
+        editor.keyDown({
+          key: e.key,
+          ctrl: e.ctrlKey || e.metaKey,
+          shift: e.shiftKey,
+          alt: e.altKey,
+        })
+      ) {
+        e.preventDefault();
+      }
+    };
+    const up = (e: KeyboardEvent) => editor.keyUp({ key: e.key });
+    window.addEventListener('keydown', down);
+    window.addEventListener('keyup', up);
+    return () => {
+      window.removeEventListener('keydown', down);
+      window.removeEventListener('keyup', up);
+    };
+  }, [editor]);
 
   const onWheel = (e: KonvaEventObject<WheelEvent>) => {
     e.evt.preventDefault();
@@ -153,43 +376,75 @@ export function TownCanvas({ scenarioId, map, tree }: TownCanvasProps) {
     const pointer = stage?.getPointerPosition();
     if (!stage || !pointer) return;
     const factor = e.evt.deltaY < 0 ? WHEEL_ZOOM_FACTOR : 1 / WHEEL_ZOOM_FACTOR;
-    applyCamera(zoomAround(cameraOf(stage), pointer, factor));
+    applyCamera(zoomAround(cameraRef.current, pointer, factor));
   };
 
   const zoomBy = (factor: number) => {
-    const stage = stageRef.current;
-    if (!stage) return;
-    applyCamera(zoomAround(cameraOf(stage), { x: size.width / 2, y: size.height / 2 }, factor));
+    applyCamera(zoomAround(cameraRef.current, { x: size.width / 2, y: size.height / 2 }, factor));
   };
 
-  const onDrag = (e: KonvaEventObject<DragEvent>) => {
-    // Only the stage is draggable; the event bubbles from nowhere else, but be exact.
-    if (e.target === stageRef.current) updateRange(cameraOf(e.target as Konva.Stage));
+  const toPointer = (e: React.PointerEvent, button: number): TilePointer => {
+    const rect = containerRef.current!.getBoundingClientRect();
+    const sx = e.clientX - rect.left;
+    const sy = e.clientY - rect.top;
+    const c = cameraRef.current;
+    return {
+      x: Math.floor((sx - c.x) / c.scale / ts),
+      y: Math.floor((sy - c.y) / c.scale / ts),
+      screen: { x: sx, y: sy },
+      button,
+      shift: e.shiftKey,
+    };
   };
 
-  const onPointerMove = () => {
-    const stage = stageRef.current;
-    const p = stage?.getRelativePointerPosition();
-    if (!stage || !p) return;
-    const x = Math.floor(p.x / ts);
-    const y = Math.floor(p.y / ts);
+  const updateHover = (p: TilePointer) => {
+    const m = liveMap();
+    if (!m || !tree || !treeIndex) return;
     const prev = hoverTile.current;
-    if (prev && prev.x === x && prev.y === y) return;
-    const inside = x >= 0 && y >= 0 && x < map.width && y < map.height;
-    hoverTile.current = { x, y };
+    if (prev && prev.x === p.x && prev.y === p.y) return;
+    const inside = p.x >= 0 && p.y >= 0 && p.x < m.width && p.y < m.height;
+    hoverTile.current = { x: p.x, y: p.y };
+    editor.setHover(inside ? { x: p.x, y: p.y } : null);
     const rect = hoverRef.current;
     if (rect) {
       rect.visible(inside);
-      rect.position({ x: x * ts, y: y * ts });
+      rect.position({ x: p.x * ts, y: p.y * ts });
+      overlayRef.current?.batchDraw();
     }
-    setHover(inside ? { x, y, address: addressAt(map, tree, treeIndex, x, y) } : null);
+    setHover(inside ? { x: p.x, y: p.y, address: addressAt(m, tree, treeIndex, p.x, p.y) } : null);
   };
 
+  const onPointerDown = (e: React.PointerEvent<HTMLDivElement>) => {
+    if (downButton.current !== null) return;
+    // Middle-click would start the browser's autoscroll; the editor pans instead.
+    if (e.button === 1) e.preventDefault();
+    e.currentTarget.setPointerCapture(e.pointerId);
+    downButton.current = e.button;
+    const p = toPointer(e, e.button);
+    updateHover(p);
+    editor.pointerDown(p);
+  };
+  const onPointerMove = (e: React.PointerEvent<HTMLDivElement>) => {
+    const p = toPointer(e, downButton.current ?? 0);
+    updateHover(p);
+    if (downButton.current !== null) editor.pointerMove(p);
+  };
+  const onPointerUp = (e: React.PointerEvent<HTMLDivElement>) => {
+    if (downButton.current === null) return;
+    const p = toPointer(e, downButton.current);
+    downButton.current = null;
+    editor.pointerUp(p);
+  };
   const onPointerLeave = () => {
+    if (downButton.current !== null) return;
     hoverTile.current = null;
+    editor.setHover(null);
     hoverRef.current?.visible(false);
+    overlayRef.current?.batchDraw();
     setHover(null);
   };
+
+  if (!map || !tree || !treeIndex) return null;
 
   const chunks: { cx: number; cy: number }[] = [];
   for (let cy = range.y0; cy <= range.y1; cy++)
@@ -197,6 +452,19 @@ export function TownCanvas({ scenarioId, map, tree }: TownCanvasProps) {
 
   // Labels keep a constant on-screen size whatever the zoom.
   const labelScale = 1 / zoom;
+  const zonesVisible = showZones && !hidden[tintKind];
+  const collisionVisible = (showCollision || layer === 'collision') && !hidden.collision;
+  const selectedShape = selectedNode
+    ? { sector: sectors, arena: arenas, object: objects, spawn: spawns }[selectedNode.kind].find(
+        (s) => s.zone === selectedNode.zone,
+      )
+    : undefined;
+  const cursor =
+    tool === 'hand' || path.startsWith('hand')
+      ? path.endsWith('panning')
+        ? 'grabbing'
+        : 'grab'
+      : 'crosshair';
 
   return (
     <div
@@ -204,23 +472,34 @@ export function TownCanvas({ scenarioId, map, tree }: TownCanvasProps) {
       data-testid="town-canvas"
       data-tileset={tilesetStatus}
       data-chunks={chunks.length}
+      data-tool-path={path}
     >
-      <div className="town-canvas__viewport" ref={containerRef}>
+      <div
+        className="town-canvas__viewport"
+        ref={containerRef}
+        style={{ cursor }}
+        data-testid="canvas-viewport"
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onPointerCancel={onPointerUp}
+        onPointerLeave={onPointerLeave}
+        onContextMenu={(e) => e.preventDefault()}
+      >
         {size.width > 0 && (
           <Stage
             ref={stageRef}
             id="town-stage"
             width={size.width}
             height={size.height}
-            draggable
-            dragDistance={3}
             onWheel={onWheel}
-            onDragMove={onDrag}
-            onDragEnd={onDrag}
-            onMouseMove={onPointerMove}
-            onMouseLeave={onPointerLeave}
           >
-            <Layer id="layer-terrain" listening={false} imageSmoothingEnabled={false}>
+            <Layer
+              ref={terrainRef}
+              id="layer-terrain"
+              listening={false}
+              imageSmoothingEnabled={false}
+            >
               <Rect
                 id="map-backdrop"
                 width={mapPx.width}
@@ -237,68 +516,132 @@ export function TownCanvas({ scenarioId, map, tree }: TownCanvasProps) {
                   cx={cx}
                   cy={cy}
                   image={terrainCache.get(cx, cy)}
-                  map={map}
+                  width={width}
+                  height={height}
+                  tileSize={ts}
                 />
               ))}
             </Layer>
             <Layer
+              ref={zonesRef}
               id="layer-zones"
               listening={false}
-              visible={showZones}
+              visible={zonesVisible}
               imageSmoothingEnabled={false}
             >
-              <KonvaImage
-                id="zone-tint"
-                image={zoneTint}
-                width={mapPx.width}
-                height={mapPx.height}
-                perfectDrawEnabled={false}
-              />
-              {sectors.map((s) => (
-                <Outline
-                  key={s.zone}
-                  id={`sector-outline-${s.zone}`}
-                  name="sector-outline"
-                  shape={s}
-                  tileSize={ts}
-                  color={zoneColor(s.zone, 0.95)}
+              {zoneTint && (
+                <KonvaImage
+                  ref={tintRef}
+                  id="zone-tint"
+                  image={zoneTint}
+                  width={mapPx.width}
+                  height={mapPx.height}
+                  perfectDrawEnabled={false}
                 />
-              ))}
-              {sectors.map((s) => {
-                const sector = treeIndex.sectors.get(s.zone);
-                return (
-                  <Label
+              )}
+              {!hidden.arena &&
+                arenas.map((s) => (
+                  <Outline
+                    key={`a${s.zone}`}
+                    id={`arena-outline-${s.zone}`}
+                    name="arena-outline"
+                    shape={s}
+                    tileSize={ts}
+                    color="rgba(255,255,255,0.55)"
+                    dash={[4, 3]}
+                  />
+                ))}
+              {!hidden.object &&
+                objects.map((s) => (
+                  <Outline
+                    key={`o${s.zone}`}
+                    id={`object-outline-${s.zone}`}
+                    name="object-outline"
+                    shape={s}
+                    tileSize={ts}
+                    color="rgba(255, 214, 102, 0.95)"
+                  />
+                ))}
+              {!hidden.sector &&
+                sectors.map((s) => (
+                  <Outline
                     key={s.zone}
-                    id={`sector-label-${s.zone}`}
-                    name="sector-label"
-                    x={(s.anchor.x + 0.5) * ts}
-                    y={(s.anchor.y + 0.5) * ts}
-                    scaleX={labelScale}
-                    scaleY={labelScale}
-                  >
-                    <Tag
-                      fill="rgba(16, 18, 22, 0.78)"
-                      cornerRadius={4}
-                      pointerDirection="down"
-                      pointerWidth={8}
-                      pointerHeight={5}
-                    />
-                    <Text
-                      text={sector?.name ?? `sector ${s.zone}`}
-                      fontSize={12}
-                      fontStyle="600"
-                      fontFamily="Inter, system-ui, sans-serif"
-                      fill={zoneColor(s.zone)}
-                      padding={5}
-                    />
-                  </Label>
-                );
-              })}
+                    id={`sector-outline-${s.zone}`}
+                    name="sector-outline"
+                    shape={s}
+                    tileSize={ts}
+                    color={zoneColor(s.zone, 0.95)}
+                  />
+                ))}
+              {zoom >= OBJECT_NAMES_MIN_ZOOM &&
+                !hidden.object &&
+                objects.map((s) => (
+                  <ZoneLabel
+                    key={`ol${s.zone}`}
+                    id={`object-label-${s.zone}`}
+                    shape={s}
+                    tileSize={ts}
+                    scale={labelScale}
+                    text={treeIndex.objects.get(s.zone)?.object.name ?? `object ${s.zone}`}
+                    color="#ffd666"
+                    size={10}
+                  />
+                ))}
+              {zoom >= ARENA_NAMES_MIN_ZOOM &&
+                !hidden.arena &&
+                arenas.map((s) => (
+                  <ZoneLabel
+                    key={`al${s.zone}`}
+                    id={`arena-label-${s.zone}`}
+                    shape={s}
+                    tileSize={ts}
+                    scale={labelScale}
+                    text={treeIndex.arenas.get(s.zone)?.arena.name ?? `arena ${s.zone}`}
+                    color="#e6e8eb"
+                    size={11}
+                  />
+                ))}
+              {!hidden.sector &&
+                sectors.map((s) => {
+                  const sector = treeIndex.sectors.get(s.zone);
+                  return (
+                    <Label
+                      key={s.zone}
+                      id={`sector-label-${s.zone}`}
+                      name="sector-label"
+                      x={(s.anchor.x + 0.5) * ts}
+                      y={(s.anchor.y + 0.5) * ts}
+                      scaleX={labelScale}
+                      scaleY={labelScale}
+                    >
+                      <Tag
+                        fill="rgba(16, 18, 22, 0.78)"
+                        cornerRadius={4}
+                        pointerDirection="down"
+                        pointerWidth={8}
+                        pointerHeight={5}
+                      />
+                      <Text
+                        text={sector?.name ?? `sector ${s.zone}`}
+                        fontSize={12}
+                        fontStyle="600"
+                        fontFamily="Inter, system-ui, sans-serif"
+                        fill={zoneColor(s.zone)}
+                        padding={5}
+                      />
+                    </Label>
+                  );
+                })}
             </Layer>
-            <Layer id="layer-collision" listening={false} visible={showCollision}>
-              {showCollision &&
+            <Layer
+              ref={collisionRef}
+              id="layer-collision"
+              listening={false}
+              visible={collisionVisible}
+            >
+              {collisionVisible &&
                 chunks.map(({ cx, cy }) => {
-                  const t = chunkTiles(map, cx, cy);
+                  const t = chunkTiles({ width, height }, cx, cy);
                   return (
                     <KonvaImage
                       key={`${cx}-${cy}`}
@@ -314,19 +657,52 @@ export function TownCanvas({ scenarioId, map, tree }: TownCanvasProps) {
                   );
                 })}
             </Layer>
-            <Layer id="layer-overlay" listening={false}>
-              {spawns.map((s) => (
-                <SpawnMarker
-                  key={s.zone}
-                  shape={s}
-                  grid={map.zones.spawn}
-                  width={map.width}
+            <Layer ref={overlayRef} id="layer-overlay" listening={false}>
+              {!hidden.spawn &&
+                spawns.map((s) => (
+                  <SpawnMarker
+                    key={s.zone}
+                    shape={s}
+                    grid={map.zones.spawn}
+                    width={width}
+                    tileSize={ts}
+                    name={tree.spawns.find((sp) => sp.zone === s.zone)?.name ?? `spawn ${s.zone}`}
+                    labelScale={labelScale}
+                    showName={zoom >= SPAWN_NAMES_MIN_ZOOM}
+                  />
+                ))}
+              {selectedNode && selectedShape && (
+                <Highlight
+                  shape={selectedShape}
+                  grid={map.zones[selectedNode.kind]}
+                  width={width}
                   tileSize={ts}
-                  name={tree.spawns.find((sp) => sp.zone === s.zone)?.name ?? `spawn ${s.zone}`}
-                  labelScale={labelScale}
-                  showName={zoom >= SPAWN_NAMES_MIN_ZOOM}
                 />
-              ))}
+              )}
+              {showGrid && zoom >= GRID_MIN_ZOOM && (
+                <GridLines range={range} width={width} height={height} tileSize={ts} />
+              )}
+              <Rect
+                ref={previewRef}
+                id="rect-preview"
+                stroke="#7c9cff"
+                strokeWidth={2}
+                strokeScaleEnabled={false}
+                fill="rgba(124,156,255,0.22)"
+                visible={false}
+                perfectDrawEnabled={false}
+              />
+              <Rect
+                ref={selectionRef}
+                id="selection-rect"
+                stroke="#ffffff"
+                strokeWidth={1.5}
+                dash={[6, 4]}
+                strokeScaleEnabled={false}
+                fill="rgba(255,255,255,0.06)"
+                visible={false}
+                perfectDrawEnabled={false}
+              />
               <Rect
                 ref={hoverRef}
                 id="hover-tile"
@@ -343,6 +719,7 @@ export function TownCanvas({ scenarioId, map, tree }: TownCanvasProps) {
           </Stage>
         )}
       </div>
+      <ToolStrip editor={editor} />
       <div className="town-canvas__toolbar" role="toolbar" aria-label="Map view">
         <button
           type="button"
@@ -369,7 +746,7 @@ export function TownCanvas({ scenarioId, map, tree }: TownCanvasProps) {
           Fit
         </button>
         <span className="town-canvas__sep" />
-        <label className="toggle" title="Sector tints, outlines and names">
+        <label className="toggle" title="Zone tints, outlines and names">
           <input
             type="checkbox"
             data-testid="toggle-zones"
@@ -387,18 +764,40 @@ export function TownCanvas({ scenarioId, map, tree }: TownCanvasProps) {
           />
           Collision
         </label>
+        <label className="toggle" title="Tile grid">
+          <input
+            type="checkbox"
+            data-testid="toggle-grid"
+            checked={showGrid}
+            onChange={(e) => editor.setShowGrid(e.target.checked)}
+          />
+          Grid
+        </label>
+      </div>
+      <EditorPanel editor={editor} />
+      <div className="town-canvas__minimap">
+        <Minimap
+          ref={minimapRef}
+          getMap={liveMap}
+          tileset={tileset}
+          onJump={(x, y) => centerOn(x, y)}
+        />
       </div>
       <div className="town-canvas__status" data-testid="canvas-status">
+        <span className="town-canvas__path" data-testid="tool-path">
+          {path}
+        </span>
         {hover ? (
           <>
-            <span className="mono">
+            <span className="mono" data-testid="hover-tile-address">
               {hover.x},{hover.y}
             </span>
             <span data-testid="hover-address">{hover.address}</span>
           </>
         ) : (
           <span className="muted">
-            {map.width}×{map.height} tiles · drag to pan · scroll to zoom
+            {width}×{height} tiles · {tool === 'hand' ? 'drag to pan' : 'Space-drag to pan'} ·
+            scroll to zoom
             {tilesetStatus === 'missing'
               ? ' · tileset image unavailable, showing placeholder colours'
               : ''}
@@ -409,39 +808,31 @@ export function TownCanvas({ scenarioId, map, tree }: TownCanvasProps) {
   );
 }
 
-/** Lazily rendered bitmaps keyed by chunk coordinates. */
-class ChunkCache {
-  private readonly bitmaps = new Map<string, HTMLCanvasElement>();
-  constructor(private readonly render: (cx: number, cy: number) => HTMLCanvasElement) {}
-  get(cx: number, cy: number): HTMLCanvasElement {
-    const key = `${cx},${cy}`;
-    let bitmap = this.bitmaps.get(key);
-    if (!bitmap) this.bitmaps.set(key, (bitmap = this.render(cx, cy)));
-    return bitmap;
-  }
-}
-
 const TerrainChunk = memo(function TerrainChunk({
   cx,
   cy,
   image,
-  map,
+  width,
+  height,
+  tileSize,
 }: {
   cx: number;
   cy: number;
   image: HTMLCanvasElement;
-  map: TownMap;
+  width: number;
+  height: number;
+  tileSize: number;
 }) {
-  const t = chunkTiles(map, cx, cy);
+  const t = chunkTiles({ width, height }, cx, cy);
   return (
     <KonvaImage
       id={`chunk-${cx}-${cy}`}
       name="chunk"
       image={image}
-      x={t.x0 * map.tileSize}
-      y={t.y0 * map.tileSize}
-      width={t.w * map.tileSize}
-      height={t.h * map.tileSize}
+      x={t.x0 * tileSize}
+      y={t.y0 * tileSize}
+      width={t.w * tileSize}
+      height={t.h * tileSize}
       perfectDrawEnabled={false}
     />
   );
@@ -453,19 +844,22 @@ function Outline({
   shape,
   tileSize,
   color,
+  dash,
 }: {
   id: string;
   name: string;
   shape: ZoneShape;
   tileSize: number;
   color: string;
+  dash?: number[];
 }) {
   return (
     <Shape
       id={id}
       name={name}
       stroke={color}
-      strokeWidth={2}
+      strokeWidth={name === 'sector-outline' ? 2 : 1.5}
+      dash={dash}
       strokeScaleEnabled={false}
       perfectDrawEnabled={false}
       sceneFunc={(ctx, node) => {
@@ -473,6 +867,130 @@ function Outline({
         for (const s of shape.outline) {
           ctx.moveTo(s.x1 * tileSize, s.y1 * tileSize);
           ctx.lineTo(s.x2 * tileSize, s.y2 * tileSize);
+        }
+        ctx.strokeShape(node);
+      }}
+    />
+  );
+}
+
+function ZoneLabel({
+  id,
+  shape,
+  tileSize,
+  scale,
+  text,
+  color,
+  size,
+}: {
+  id: string;
+  shape: ZoneShape;
+  tileSize: number;
+  scale: number;
+  text: string;
+  color: string;
+  size: number;
+}) {
+  return (
+    <Text
+      id={id}
+      x={(shape.anchor.x + 0.5) * tileSize}
+      y={(shape.anchor.y + 0.5) * tileSize}
+      width={SPAWN_NAME_WIDTH_PX}
+      offsetX={SPAWN_NAME_WIDTH_PX / 2}
+      offsetY={size / 2}
+      align="center"
+      wrap="none"
+      ellipsis
+      scaleX={scale}
+      scaleY={scale}
+      text={text}
+      fontSize={size}
+      fill={color}
+      fontFamily="Inter, system-ui, sans-serif"
+      shadowColor="black"
+      shadowBlur={3}
+      shadowOpacity={0.9}
+    />
+  );
+}
+
+/** The selected tree node's tiles: a light fill and a strong outline. */
+function Highlight({
+  shape,
+  grid,
+  width,
+  tileSize,
+}: {
+  shape: ZoneShape;
+  grid: readonly number[];
+  width: number;
+  tileSize: number;
+}) {
+  return (
+    <Group id="node-highlight">
+      <Shape
+        fill="rgba(124, 156, 255, 0.28)"
+        perfectDrawEnabled={false}
+        sceneFunc={(ctx, node) => {
+          ctx.beginPath();
+          for (let y = shape.minY; y <= shape.maxY; y++)
+            for (let x = shape.minX; x <= shape.maxX; x++)
+              if (grid[y * width + x] === shape.zone)
+                ctx.rect(x * tileSize, y * tileSize, tileSize, tileSize);
+          ctx.fillShape(node);
+        }}
+      />
+      <Shape
+        stroke="#7c9cff"
+        strokeWidth={3}
+        strokeScaleEnabled={false}
+        perfectDrawEnabled={false}
+        sceneFunc={(ctx, node) => {
+          ctx.beginPath();
+          for (const s of shape.outline) {
+            ctx.moveTo(s.x1 * tileSize, s.y1 * tileSize);
+            ctx.lineTo(s.x2 * tileSize, s.y2 * tileSize);
+          }
+          ctx.strokeShape(node);
+        }}
+      />
+    </Group>
+  );
+}
+
+/** Tile grid over the visible chunks only. */
+function GridLines({
+  range,
+  width,
+  height,
+  tileSize,
+}: {
+  range: ChunkRange;
+  width: number;
+  height: number;
+  tileSize: number;
+}) {
+  const x0 = range.x0 * CHUNK_TILES;
+  const y0 = range.y0 * CHUNK_TILES;
+  const x1 = Math.min(width, (range.x1 + 1) * CHUNK_TILES);
+  const y1 = Math.min(height, (range.y1 + 1) * CHUNK_TILES);
+  return (
+    <Shape
+      id="grid-lines"
+      stroke="rgba(255,255,255,0.16)"
+      strokeWidth={1}
+      strokeScaleEnabled={false}
+      perfectDrawEnabled={false}
+      sceneFunc={(ctx, node) => {
+        ctx.beginPath();
+        for (let x = x0; x <= x1; x++) {
+          ctx.moveTo(x * tileSize, y0 * tileSize);
+          ctx.lineTo(x * tileSize, y1 * tileSize);
+        }
+        for (let y = y0; y <= y1; y++) {
+          ctx.moveTo(x0 * tileSize, y * tileSize);
+          ctx.lineTo(x1 * tileSize, y * tileSize);
         }
         ctx.strokeShape(node);
       }}

@@ -33,10 +33,20 @@ export function chunkTiles(map: Pick<TownMap, 'width' | 'height'>, cx: number, c
   };
 }
 
-function canvas(width: number, height: number): HTMLCanvasElement {
-  const c = document.createElement('canvas');
-  c.width = Math.max(1, width);
-  c.height = Math.max(1, height);
+/**
+ * A canvas of the given size: `into` when given (cleared and resized in place, so a
+ * Konva.Image showing it only needs a redraw), else a new one.
+ */
+function canvas(width: number, height: number, into?: HTMLCanvasElement): HTMLCanvasElement {
+  const c = into ?? document.createElement('canvas');
+  const w = Math.max(1, width);
+  const h = Math.max(1, height);
+  if (c.width !== w || c.height !== h) {
+    c.width = w;
+    c.height = h;
+  } else {
+    c.getContext('2d')!.clearRect(0, 0, w, h);
+  }
   return c;
 }
 
@@ -50,10 +60,11 @@ export function renderTerrainChunk(
   cx: number,
   cy: number,
   tileset: CanvasImageSource | null,
+  into?: HTMLCanvasElement,
 ): HTMLCanvasElement {
   const { x0, y0, w, h } = chunkTiles(map, cx, cy);
   const ts = map.tileSize;
-  const out = canvas(w * ts, h * ts);
+  const out = canvas(w * ts, h * ts, into);
   const ctx = out.getContext('2d')!;
   ctx.imageSmoothingEnabled = false;
   const { tileWidth, tileHeight, columns } = map.tileset;
@@ -91,28 +102,46 @@ export function renderTerrainChunk(
   return out;
 }
 
-/** One pixel per tile: each sector's tint, transparent elsewhere. Shown scaled by tileSize. */
-export function renderZoneTint(map: TownMap): HTMLCanvasElement {
-  const out = canvas(map.width, map.height);
+/**
+ * One pixel per tile: each zone's tint on `grid` (sectors by default), transparent elsewhere.
+ * Shown scaled by tileSize. `into` + `region` repaint only part of an existing tint, which is
+ * what an edit needs (one chunk, not the map).
+ */
+export function renderZoneTint(
+  map: TownMap,
+  grid: readonly number[] = map.zones.sector,
+  into?: HTMLCanvasElement,
+  region?: { x0: number; y0: number; w: number; h: number },
+): HTMLCanvasElement {
+  const out = into && region ? into : canvas(map.width, map.height, into);
   const ctx = out.getContext('2d')!;
-  const image = ctx.createImageData(map.width, map.height);
+  const r = region ?? { x0: 0, y0: 0, w: map.width, h: map.height };
+  const image = ctx.createImageData(r.w, r.h);
   const alpha = Math.round(ZONE_TINT_ALPHA * 255);
   const cache = new Map<number, [number, number, number]>();
-  map.zones.sector.forEach((zone, i) => {
-    if (!zone) return;
-    let rgb = cache.get(zone);
-    if (!rgb) cache.set(zone, (rgb = zoneRgb(zone)));
-    image.data.set([rgb[0], rgb[1], rgb[2], alpha], i * 4);
-  });
-  ctx.putImageData(image, 0, 0);
+  for (let y = 0; y < r.h; y++) {
+    for (let x = 0; x < r.w; x++) {
+      const zone = grid[(r.y0 + y) * map.width + r.x0 + x];
+      if (!zone) continue;
+      let rgb = cache.get(zone);
+      if (!rgb) cache.set(zone, (rgb = zoneRgb(zone)));
+      image.data.set([rgb[0], rgb[1], rgb[2], alpha], (y * r.w + x) * 4);
+    }
+  }
+  ctx.putImageData(image, r.x0, r.y0);
   return out;
 }
 
 /** Collision hatching for chunk (cx, cy): diagonal red strokes over blocked tiles. */
-export function renderCollisionChunk(map: TownMap, cx: number, cy: number): HTMLCanvasElement {
+export function renderCollisionChunk(
+  map: TownMap,
+  cx: number,
+  cy: number,
+  into?: HTMLCanvasElement,
+): HTMLCanvasElement {
   const { x0, y0, w, h } = chunkTiles(map, cx, cy);
   const px = HATCH_PX_PER_TILE;
-  const out = canvas(w * px, h * px);
+  const out = canvas(w * px, h * px, into);
   const ctx = out.getContext('2d')!;
   ctx.strokeStyle = 'rgba(255, 84, 84, 0.85)';
   ctx.fillStyle = 'rgba(255, 60, 60, 0.16)';
@@ -135,4 +164,29 @@ export function renderCollisionChunk(map: TownMap, cx: number, cy: number): HTML
   }
   ctx.stroke();
   return out;
+}
+
+/**
+ * Bitmaps per chunk, drawn on first sight and redrawn in place when an edit dirties them
+ * (the Konva.Image keeps the same canvas, so only its layer needs a batchDraw).
+ */
+export class ChunkBitmaps {
+  private readonly bitmaps = new Map<number, HTMLCanvasElement>();
+  constructor(
+    private readonly perRow: number,
+    private readonly draw: (cx: number, cy: number, into?: HTMLCanvasElement) => HTMLCanvasElement,
+  ) {}
+  get(cx: number, cy: number): HTMLCanvasElement {
+    const key = cy * this.perRow + cx;
+    let bitmap = this.bitmaps.get(key);
+    if (!bitmap) this.bitmaps.set(key, (bitmap = this.draw(cx, cy)));
+    return bitmap;
+  }
+  /** Redraws chunk `index` if it was ever drawn; true when something changed on screen. */
+  redraw(index: number): boolean {
+    const bitmap = this.bitmaps.get(index);
+    if (!bitmap) return false;
+    this.draw(index % this.perRow, Math.floor(index / this.perRow), bitmap);
+    return true;
+  }
 }

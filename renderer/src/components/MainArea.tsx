@@ -5,16 +5,16 @@ import { TemplateGallery } from './TemplateGallery';
 
 export function MainArea({ onNewBlank, onImport }: { onNewBlank(): void; onImport(): void }) {
   const docId = useStudio((s) => s.doc?.id);
-  const map = useStudio((s) => s.doc?.map);
-  const tree = useStudio((s) => s.doc?.tree);
   const loaded = useStudio((s) => s.libraryLoaded);
   const total = useStudio((s) => s.total);
   const busy = useStudio((s) => s.busy);
 
-  if (docId && map && tree) {
+  // The canvas reads the document itself (settled, once a frame): passing the map down from
+  // here would re-render the whole main area on every brush move.
+  if (docId) {
     return (
       <main className="main">
-        <TownCanvas key={docId} scenarioId={docId} map={map} tree={tree} />
+        <TownCanvas key={docId} scenarioId={docId} />
         {busy && <div className="busy-veil">{busy}</div>}
       </main>
     );

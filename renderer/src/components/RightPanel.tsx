@@ -1,10 +1,15 @@
-/** The right panel: the town's description, its environment tree and its people. */
+/**
+ * The right panel: live validation, the town's description, its environment tree (with the
+ * selected node's details) and its people.
+ */
 import { useState, type ReactNode } from 'react';
 import { scenarioShape } from '../../../common/scenario/schema';
 import { useStudio } from '../stores/studioStore';
 import { TextField } from './Field';
 import { EnvTreeView } from './EnvTreeView';
 import { PersonaDetail, PersonaList } from './People';
+import { NodeDetails } from './NodeDetails';
+import { ValidationPanel } from './ValidationPanel';
 
 export function RightPanel() {
   const docId = useStudio((s) => s.doc?.id);
@@ -18,6 +23,9 @@ export function RightPanel() {
 
   return (
     <aside className="panel" aria-label="Town details">
+      <Section title="Validation" testId="validation-section">
+        <ValidationPanel />
+      </Section>
       {selected ? (
         <PersonaDetail persona={selected} />
       ) : (
@@ -38,6 +46,7 @@ export function RightPanel() {
           </Section>
           <Section title="Environment" count={tree.sectors.length}>
             <EnvTreeView tree={tree} />
+            <NodeDetails />
           </Section>
           <Section title="People" count={personas.length} testId="people-section">
             <PersonaList personas={personas} />

@@ -10,11 +10,15 @@ import { createAutosaver } from '../library/autosave';
 import { createDocumentSlice } from './documentSlice';
 import { createLibrarySlice } from './librarySlice';
 import { createNoticeSlice } from './noticeSlice';
+import { createDocHost } from '../editor/DocHost';
+import { MapEditor } from '../editor/MapEditor';
 import type { StudioDeps, StudioRuntime, StudioState } from './types';
 
 export type StudioStore = StoreApi<StudioState> & {
   /** The autosaver, exposed for page-lifecycle binding. */
   autosaver: StudioRuntime['autosaver'];
+  /** The map editor working on the open scenario (tools, session state, tree edits). */
+  editor: MapEditor;
 };
 
 /** Builds a studio store over `deps`. Call `store.getState().init()` to load the library. */
@@ -55,7 +59,22 @@ export function createStudioStore(deps: StudioDeps): StudioStore {
         store.getState().reportError('Could not save your last edit', error);
     },
   });
-  return Object.assign(store, { autosaver: runtime.autosaver });
+  runtime.docHost = createDocHost({
+    get: () => store.getState().doc,
+    set: (doc) => store.setState({ doc }),
+    subscribe: (listener) =>
+      store.subscribe((s, prev) => {
+        if (s.doc !== prev.doc) listener(s.doc, prev.doc);
+      }),
+    persist: (doc) => runtime.autosaver.schedule(doc),
+    notify: (message) => store.getState().showToast(message),
+  });
+  runtime.docHost.history.onDidChange(() => {
+    const h = runtime.docHost.history;
+    store.setState({ canUndo: h.getCanUndo(), canRedo: h.getCanRedo() });
+  });
+  const editor = new MapEditor(runtime.docHost, 'hand');
+  return Object.assign(store, { autosaver: runtime.autosaver, editor });
 }
 
 export const StudioContext = createContext<StudioStore | null>(null);

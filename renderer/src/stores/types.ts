@@ -9,6 +9,8 @@ import type { StudioApi, TemplateSummary } from '../../../common/api/studio';
 import type { CorruptEntry, LibraryEntry, ScenarioRepository } from '../library/repository';
 import type { Autosaver, SaveJournal, SaveState } from '../library/autosave';
 import type { ScenarioRow } from '../library/db';
+import type { DocHost } from '../editor/DocHost';
+import type { HistoryMode } from '../editor/types';
 
 /** What the store needs from the outside world; tests pass their own. */
 export interface StudioDeps {
@@ -61,8 +63,18 @@ export interface DocumentSlice {
   selectedPersonaId: string | null;
   open(id: string): Promise<void>;
   close(): Promise<void>;
-  /** Applies an edit to the open scenario and schedules its autosave. */
-  updateDoc(recipe: (doc: Scenario) => Scenario): void;
+  /** True when there is a step to undo / redo (history of the open scenario). */
+  canUndo: boolean;
+  canRedo: boolean;
+  /**
+   * Applies an edit to the open scenario and schedules its autosave. Recorded edits (the
+   * default) are one undo step each; pass `'ignore'` for writes the user did not make.
+   */
+  updateDoc(recipe: (doc: Scenario) => Scenario, history?: HistoryMode): void;
+  /** Replaces the open scenario, stating what history does with it. */
+  writeDoc(next: Scenario, history: HistoryMode, label?: string): void;
+  undo(): void;
+  redo(): void;
   updatePersona(id: string, patch: Partial<Persona>): void;
   selectPersona(id: string | null): void;
   /** Writes any pending edit now. */
@@ -104,6 +116,8 @@ export interface StudioRuntime {
   autosaver: Autosaver;
   /** The row removed last, kept for the toast's undo. */
   lastDeleted: ScenarioRow | null;
+  /** The open document's writes and history (see editor/DocHost.ts). */
+  docHost: DocHost;
 }
 
 export type SliceCreator<T> = (runtime: StudioRuntime) => StateCreator<StudioState, [], [], T>;

@@ -1,0 +1,49 @@
+/** The editor's vertical tool strip: tools with their shortcuts, then undo and redo. */
+import { useStore } from 'zustand';
+import { TOOLS, type MapEditor } from '../editor/MapEditor';
+import { useStudio } from '../stores/studioStore';
+
+export function ToolStrip({ editor }: { editor: MapEditor }) {
+  const tool = useStore(editor.ui, (s) => s.tool);
+  const canUndo = useStudio((s) => s.canUndo);
+  const canRedo = useStudio((s) => s.canRedo);
+  return (
+    <div className="tool-strip" role="toolbar" aria-label="Map tools" aria-orientation="vertical">
+      {TOOLS.map((t) => (
+        <button
+          key={t.id}
+          type="button"
+          className={`tool-strip__tool ${tool === t.id ? 'tool-strip__tool--active' : ''}`}
+          aria-pressed={tool === t.id}
+          data-testid={`tool-${t.id}`}
+          title={`${t.label} (${t.shortcut}) — ${t.hint}`}
+          onClick={() => editor.setTool(t.id)}
+        >
+          <span aria-hidden>{t.icon}</span>
+          <kbd>{t.shortcut}</kbd>
+        </button>
+      ))}
+      <span className="tool-strip__sep" />
+      <button
+        type="button"
+        className="tool-strip__tool"
+        data-testid="undo"
+        title="Undo (Ctrl+Z)"
+        disabled={!canUndo}
+        onClick={() => editor.undo()}
+      >
+        <span aria-hidden>↶</span>
+      </button>
+      <button
+        type="button"
+        className="tool-strip__tool"
+        data-testid="redo"
+        title="Redo (Ctrl+Shift+Z / Ctrl+Y)"
+        disabled={!canRedo}
+        onClick={() => editor.redo()}
+      >
+        <span aria-hidden>↷</span>
+      </button>
+    </div>
+  );
+}
