@@ -599,6 +599,7 @@ export function TownCanvas({ scenarioId }: TownCanvasProps) {
                     text={treeIndex.arenas.get(s.zone)?.arena.name ?? `arena ${s.zone}`}
                     color="#e6e8eb"
                     size={11}
+                    top
                   />
                 ))}
               {!hidden.sector &&
@@ -882,6 +883,7 @@ function ZoneLabel({
   text,
   color,
   size,
+  top,
 }: {
   id: string;
   shape: ZoneShape;
@@ -890,12 +892,14 @@ function ZoneLabel({
   text: string;
   color: string;
   size: number;
+  /** Place the label along the zone's top edge (arenas: keeps clear of the sector label). */
+  top?: boolean;
 }) {
   return (
     <Text
       id={id}
-      x={(shape.anchor.x + 0.5) * tileSize}
-      y={(shape.anchor.y + 0.5) * tileSize}
+      x={top ? ((shape.minX + shape.maxX + 1) / 2) * tileSize : (shape.anchor.x + 0.5) * tileSize}
+      y={top ? (shape.minY + 0.45) * tileSize : (shape.anchor.y + 0.5) * tileSize}
       width={SPAWN_NAME_WIDTH_PX}
       offsetX={SPAWN_NAME_WIDTH_PX / 2}
       offsetY={size / 2}

@@ -14,6 +14,7 @@ import { terrainIndex, ZONE_KINDS, type EditLayerId } from '../editor/types';
 import { findNode } from '../editor/tree';
 import { zoneColor } from '../canvas/colors';
 import { useStudio } from '../stores/studioStore';
+import { EditorIcon } from './EditorIcons';
 
 /** Palette swatch size, CSS px. */
 const SWATCH_PX = 26;
@@ -113,7 +114,7 @@ function LayersList({ editor }: { editor: MapEditor }) {
               data-testid="layer-visibility"
               onClick={() => editor.toggleHidden(id)}
             >
-              {hidden[id] ? '◌' : '◉'}
+              <EditorIcon name={hidden[id] ? 'eyeOff' : 'eye'} size={13} />
             </button>
             <button
               type="button"
@@ -123,7 +124,7 @@ function LayersList({ editor }: { editor: MapEditor }) {
               data-testid="layer-lock"
               onClick={() => editor.toggleLocked(id)}
             >
-              {locked[id] ? '🔒' : '🔓'}
+              <EditorIcon name={locked[id] ? 'lock' : 'unlock'} size={13} />
             </button>
           </li>
         ))}

@@ -17,6 +17,7 @@ import { zoneColor } from '../canvas/colors';
 import { useStudioStore } from '../stores/studioStore';
 import type { NodeRef } from '../editor/types';
 import { findNode } from '../editor/tree';
+import { EditorIcon } from './EditorIcons';
 
 const ICON: Record<string, string> = {
   world: '◎',
@@ -282,7 +283,7 @@ function TreeNode(props: {
                 data-testid="tree-locate"
                 onClick={() => editor.selectNode(ref, true)}
               >
-                ⌖
+                <EditorIcon name="locate" size={12} />
               </button>
               <button
                 type="button"

@@ -2,6 +2,7 @@
 import { useStore } from 'zustand';
 import { TOOLS, type MapEditor } from '../editor/MapEditor';
 import { useStudio } from '../stores/studioStore';
+import { EditorIcon } from './EditorIcons';
 
 export function ToolStrip({ editor }: { editor: MapEditor }) {
   const tool = useStore(editor.ui, (s) => s.tool);
@@ -19,7 +20,7 @@ export function ToolStrip({ editor }: { editor: MapEditor }) {
           title={`${t.label} (${t.shortcut}) — ${t.hint}`}
           onClick={() => editor.setTool(t.id)}
         >
-          <span aria-hidden>{t.icon}</span>
+          <EditorIcon name={t.id} />
           <kbd>{t.shortcut}</kbd>
         </button>
       ))}
@@ -32,7 +33,7 @@ export function ToolStrip({ editor }: { editor: MapEditor }) {
         disabled={!canUndo}
         onClick={() => editor.undo()}
       >
-        <span aria-hidden>↶</span>
+        <EditorIcon name="undo" />
       </button>
       <button
         type="button"
@@ -42,7 +43,7 @@ export function ToolStrip({ editor }: { editor: MapEditor }) {
         disabled={!canRedo}
         onClick={() => editor.redo()}
       >
-        <span aria-hidden>↷</span>
+        <EditorIcon name="redo" />
       </button>
     </div>
   );

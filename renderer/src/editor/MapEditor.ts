@@ -54,32 +54,31 @@ export const TOOLS: readonly {
   id: ToolId;
   label: string;
   shortcut: string;
-  icon: string;
   hint: string;
 }[] = [
-  { id: 'brush', label: 'Brush', shortcut: 'B', icon: '✎', hint: 'Drag to paint the active layer' },
-  { id: 'rect', label: 'Rectangle', shortcut: 'R', icon: '▭', hint: 'Drag a rectangle to fill it' },
-  { id: 'fill', label: 'Fill', shortcut: 'F', icon: '◧', hint: 'Click to flood-fill an area' },
+  { id: 'brush', label: 'Brush', shortcut: 'B', hint: 'Drag to paint the active layer' },
+  { id: 'rect', label: 'Rectangle', shortcut: 'R', hint: 'Drag a rectangle to fill it' },
+  { id: 'fill', label: 'Fill', shortcut: 'F', hint: 'Click to flood-fill an area' },
   {
     id: 'eraser',
     label: 'Eraser',
     shortcut: 'E',
-    icon: '⌫',
+
     hint: 'Drag to clear the active layer',
   },
   {
     id: 'picker',
     label: 'Picker',
     shortcut: 'I',
-    icon: '⌖',
+
     hint: 'Click to pick what is under the cursor',
   },
-  { id: 'hand', label: 'Hand', shortcut: 'H', icon: '✋', hint: 'Drag to pan (or hold Space)' },
+  { id: 'hand', label: 'Hand', shortcut: 'H', hint: 'Drag to pan (or hold Space)' },
   {
     id: 'select',
     label: 'Select',
     shortcut: 'V',
-    icon: '⬚',
+
     hint: 'Drag to select; Ctrl+C / Ctrl+V',
   },
 ];
