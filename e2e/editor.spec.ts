@@ -148,3 +148,70 @@ test('paint a room, name it, furnish it, validate, undo/redo, export and re-impo
   );
   await page.screenshot({ path: testInfo.outputPath('editor-imported.png') });
 });
+
+test('a brush stroke redraws only the chunk it touches, and the hand tool pans', async ({
+  page,
+}) => {
+  await openStudio(page);
+  await page.getByTestId('empty-new-blank').click();
+  await expect(page.getByTestId('town-canvas')).toHaveAttribute('data-tileset', /ready|missing/);
+
+  /** A fingerprint of every chunk bitmap, by Konva id, and each layer's listening flag. */
+  const snapshot = () =>
+    page.evaluate(() => {
+      const Konva = (window as unknown as { Konva: typeof import('konva').default }).Konva;
+      const stage = Konva.stages.find((s) => s.id() === 'town-stage')!;
+      const chunks: Record<string, string> = {};
+      for (const node of stage.find('.chunk')) {
+        const canvas = (node as import('konva').default.Image).image() as HTMLCanvasElement;
+        chunks[node.id()] = canvas.toDataURL();
+      }
+      return {
+        chunks,
+        listening: stage.getLayers().map((l) => l.listening()),
+        stages: Konva.stages.length,
+        camera: { x: stage.x(), y: stage.y() },
+      };
+    });
+  const before = await snapshot();
+  expect(Object.keys(before.chunks).sort()).toEqual([
+    'chunk-0-0',
+    'chunk-0-1',
+    'chunk-1-0',
+    'chunk-1-1',
+    'chunk-2-0',
+    'chunk-2-1',
+  ]);
+  expect(before.listening).toEqual([false, false, false, false]);
+
+  await page.keyboard.press('b');
+  await page.getByTestId('tile-6').click();
+  // Clear of the tool strip that floats over the map's left edge.
+  await dragTiles(page, [6, 3], [10, 4]);
+  const after = await snapshot();
+  const changed = Object.keys(after.chunks).filter((id) => after.chunks[id] !== before.chunks[id]);
+  expect(changed).toEqual(['chunk-0-0']);
+  expect(after.stages).toBe(1);
+
+  // Space + drag pans without painting; the path shows the hand while Space is held.
+  const undoSteps = await page.getByTestId('undo').isEnabled();
+  const start = await tileToPage(page, 20, 20);
+  await page.mouse.move(start.x, start.y);
+  await page.keyboard.down(' ');
+  await expect(page.getByTestId('tool-path')).toHaveText('hand.idle');
+  await page.mouse.down();
+  await page.mouse.move(start.x + 120, start.y + 40, { steps: 4 });
+  await page.mouse.up();
+  await page.keyboard.up(' ');
+  await expect(page.getByTestId('tool-path')).toHaveText('brush.idle');
+  const panned = await snapshot();
+  expect(panned.camera.x - after.camera.x).toBeCloseTo(120, 0);
+  expect(panned.camera.y - after.camera.y).toBeCloseTo(40, 0);
+  expect(await page.getByTestId('undo').isEnabled()).toBe(undoSteps);
+
+  // The minimap jumps the camera to where it is clicked.
+  const mini = (await page.getByTestId('minimap').boundingBox())!;
+  await page.mouse.click(mini.x + mini.width * 0.9, mini.y + mini.height * 0.9);
+  const jumped = await snapshot();
+  expect(jumped.camera.x).toBeLessThan(panned.camera.x);
+});

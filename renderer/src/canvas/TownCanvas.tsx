@@ -78,6 +78,11 @@ const SPAWN_NAME_WIDTH_PX = 160;
 /** Space kept around a focused zone, screen px. */
 const FOCUS_PADDING_PX = 80;
 
+/** Screen px taken by the floating tool strip (left), toolbar (top) and layers panel (right). */
+const FIT_INSET_PX = { left: 56, top: 48, right: 248 };
+/** Below this free width or height, fit ignores the floating panels. */
+const FIT_INSET_MIN_PX = 320;
+
 const EMPTY_RANGE: ChunkRange = { x0: 0, y0: 0, x1: -1, y1: -1 };
 
 interface Hover {
@@ -227,8 +232,19 @@ export function TownCanvas({ scenarioId }: TownCanvasProps) {
     [updateRange, ts],
   );
 
+  // Fit the map into the part of the viewport the floating tool strip, view toolbar and
+  // layers panel leave free (when the window is wide enough for that to matter).
   const fit = useCallback(() => {
-    if (sizeRef.current.width > 0) applyCamera(fitToView(mapPx, sizeRef.current));
+    const s = sizeRef.current;
+    if (s.width <= 0) return;
+    const free = {
+      width: s.width - FIT_INSET_PX.left - FIT_INSET_PX.right,
+      height: s.height - FIT_INSET_PX.top,
+    };
+    if (free.width < FIT_INSET_MIN_PX || free.height < FIT_INSET_MIN_PX)
+      return applyCamera(fitToView(mapPx, s));
+    const c = fitToView(mapPx, free);
+    applyCamera({ ...c, x: c.x + FIT_INSET_PX.left, y: c.y + FIT_INSET_PX.top });
   }, [applyCamera, mapPx]);
 
   /** Centres tile (x, y) (fractional) in the viewport at the current zoom. */
