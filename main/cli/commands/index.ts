@@ -9,6 +9,7 @@ import { unpackCommand } from './unpack';
 import { runCommand } from './run';
 import { importCommand } from './import';
 import { exportCommand } from './export';
+import { inspectCommand } from './inspect';
 
 export const COMMANDS: readonly CliCommand[] = [
   validateCommand,
@@ -17,4 +18,5 @@ export const COMMANDS: readonly CliCommand[] = [
   runCommand,
   importCommand,
   exportCommand,
+  inspectCommand,
 ];

@@ -1,38 +1,108 @@
 /**
- * `simulacra run`: runs a scenario headless on local models (node-llama-cpp + transformers.js),
- * writing the run directory (NDJSON event log, checkpoints); or resumes a crashed run; or
- * replays a recorded run exactly from its log.
+ * `simulacra run`: runs a scenario headless on local models (node-llama-cpp + transformers.js)
+ * or on an OpenAI-compatible server, writing the run directory (NDJSON event log, checkpoints);
+ * or resumes a crashed run, forks a run from one of its snapshots, or replays a recorded run
+ * exactly from its log. Progress goes to stderr, the summary to stdout.
  */
 import { CostLedger, withLedger } from '../../models/ledger';
 import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
+import { OpenAiCompatibleModel } from '../../models/openai/openai-compatible';
 import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
 import type { Embedder, LanguageModel } from '../../models/types';
 import { Simulation } from '../../engine/sim/Simulation';
 import { parseCommandArgs } from '../args';
-import { EXIT_OK, UsageError, type CliCommand } from '../command';
+import { EXIT_OK, UsageError, type CliCommand, type CliIO } from '../command';
 import { printWarnings, reportFailure } from '../report';
 import { loadScenarioSource } from '../source';
 
-const usage = `Usage: simulacra run <pack.simpack|folder> --out <run-dir> --model <file.gguf> --embedder <onnx-folder> [--steps N]
-       simulacra run --resume <run-dir> --model <file.gguf> --embedder <onnx-folder> [--steps N]
-       simulacra run --replay <run-dir> --out <new-run-dir> --embedder <onnx-folder>
+const usage = `Usage: simulacra run <pack.simpack|folder> --out <run-dir> --model <file.gguf> --embed <onnx-folder> [--hours N]
+       simulacra run --resume <run-dir> --model <file.gguf> --embed <onnx-folder> [--hours N]
+       simulacra run --fork <run-dir> --at <snapshot-step> --out <new-run-dir> --model … --embed … [--hours N]
+       simulacra run --replay <run-dir> --out <new-run-dir> --embed <onnx-folder>
 
-Runs the scenario for N steps (default 360) and writes the run directory: events.ndjson (every
-step and model call) and snapshots/. --resume continues a run from its last snapshot; --replay
-re-executes a recorded run from its log without a language model.
-Options: --threads N (inference threads, default 1), --snapshot-every N (steps, default 60),
---ban-incomplete-utf8 (for the generated random-weight test models, which emit broken UTF-8).`;
+Runs the scenario for N game hours (default 1; fractions allowed, e.g. 0.25; converted to steps
+with the scenario's secondsPerStep) and writes the run directory: events.ndjson (every step and
+model call) and snapshots/. --resume continues a run from its last snapshot; --fork starts a new
+run from a snapshot of another; --replay re-executes a recorded run from its log without a
+language model.
+Model: --model <file.gguf>, or an OpenAI-compatible server with --model-url <base url>
+--model-name <name> [--api-key <key>].
+Options: --steps N (instead of --hours), --threads N (inference threads, default 1),
+--context N (tokens per sequence), --snapshot-every N (steps, default 60),
+--ban-incomplete-utf8 (for the generated random-weight test models, which emit broken UTF-8).
+--embedder is an alias of --embed.`;
 
-function positiveInt(value: string | undefined, flag: string, fallback: number): number {
-  if (value === undefined) return fallback;
+/** Default length of a run: one game hour. */
+const DEFAULT_HOURS = 1;
+
+function positiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} expects a positive integer`);
   return n;
 }
 
+/** Parses `--hours`: a positive number, fractions allowed. */
+export function parseHours(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) {
+    throw new UsageError('--hours expects a positive number of game hours (e.g. 0.25)');
+  }
+  return n;
+}
+
+/** Steps covering `hours` of game time at `secondsPerStep` (rounded, at least one). */
+export function hoursToSteps(hours: number, secondsPerStep: number): number {
+  return Math.max(1, Math.round((hours * 3600) / secondsPerStep));
+}
+
+/** `1h 05m`, `12m 30s`, `45s`. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  if (h > 0) return `${h}h ${String(m).padStart(2, '0')}m`;
+  if (m > 0) return `${m}m ${String(sec).padStart(2, '0')}s`;
+  return `${sec}s`;
+}
+
+/** Progress on stderr: redrawn with \r on a terminal, else one line every ~10%. */
+class Progress {
+  private readonly started = Date.now();
+  private lastDecile = 0;
+  private readonly tty = process.stderr.isTTY === true && !process.env.VITEST;
+
+  constructor(
+    private readonly io: CliIO,
+    private readonly total: number,
+    private readonly ledger: CostLedger,
+  ) {}
+
+  update(done: number, clockLabel: string): void {
+    const elapsed = (Date.now() - this.started) / 1000;
+    const rate = elapsed > 0 ? done / elapsed : 0;
+    const tokens = this.ledger.totals.completionTokens;
+    const eta = rate > 0 ? formatDuration((this.total - done) / rate) : '?';
+    const line =
+      `step ${done}/${this.total} ${clockLabel} | ${rate.toFixed(2)} steps/s | ` +
+      `${elapsed > 0 ? (tokens / elapsed).toFixed(1) : '0.0'} tok/s | ETA ${eta}`;
+    if (this.tty) {
+      process.stderr.write(`\r${line}\u001b[K`);
+      if (done >= this.total) process.stderr.write('\n');
+      return;
+    }
+    const decile = Math.floor((done * 10) / this.total);
+    if (decile > this.lastDecile || done >= this.total) {
+      this.lastDecile = decile;
+      this.io.err(line);
+    }
+  }
+}
+
 export const runCommand: CliCommand = {
   name: 'run',
-  summary: 'run a scenario headless (or resume / replay a run) on local models',
+  summary: 'run a scenario headless (or resume / fork / replay a run)',
   usage,
   async run(args, io) {
     const { values, positionals, help } = parseCommandArgs(
@@ -40,11 +110,19 @@ export const runCommand: CliCommand = {
       {
         out: { type: 'string' },
         model: { type: 'string' },
+        'model-url': { type: 'string' },
+        'model-name': { type: 'string' },
+        'api-key': { type: 'string' },
+        embed: { type: 'string' },
         embedder: { type: 'string' },
+        hours: { type: 'string' },
         steps: { type: 'string' },
         threads: { type: 'string' },
+        context: { type: 'string' },
         'snapshot-every': { type: 'string' },
         resume: { type: 'string' },
+        fork: { type: 'string' },
+        at: { type: 'string' },
         replay: { type: 'string' },
         'ban-incomplete-utf8': { type: 'boolean' },
       },
@@ -54,58 +132,159 @@ export const runCommand: CliCommand = {
       io.out(usage);
       return EXIT_OK;
     }
-    const steps = positiveInt(values.steps, '--steps', 360);
-    const threads = positiveInt(values.threads, '--threads', 1);
-    if (!values.embedder) throw new UsageError('--embedder <onnx-folder> is required');
-    const needsModel = values.replay === undefined;
-    if (needsModel && !values.model) throw new UsageError('--model <file.gguf> is required');
-    if (values.replay === undefined && values.resume === undefined) {
-      if (positionals.length !== 1) throw new UsageError('name one pack or folder to run');
-      if (!values.out) throw new UsageError('--out <run-dir> is required');
+    // What to run: exactly one source.
+    const sources = [
+      positionals.length > 0 ? 'a pack or folder' : null,
+      values.resume !== undefined ? '--resume' : null,
+      values.fork !== undefined ? '--fork' : null,
+      values.replay !== undefined ? '--replay' : null,
+    ].filter((s) => s !== null);
+    if (sources.length === 0) {
+      throw new UsageError('name a pack or folder to run, or --resume, --fork or --replay');
     }
-    if (values.replay !== undefined && !values.out) {
-      throw new UsageError('--out <new-run-dir> is required with --replay');
+    if (sources.length > 1) throw new UsageError(`give only one of ${sources.join(', ')}`);
+    const mode =
+      values.replay !== undefined
+        ? 'replay'
+        : values.resume !== undefined
+          ? 'resume'
+          : values.fork !== undefined
+            ? 'fork'
+            : 'new';
+
+    if (values.hours !== undefined && values.steps !== undefined) {
+      throw new UsageError('give --hours or --steps, not both');
+    }
+    const hours = values.hours !== undefined ? parseHours(values.hours) : undefined;
+    const fixedSteps = positiveInt(values.steps, '--steps');
+    const threads = positiveInt(values.threads, '--threads') ?? 1;
+    const contextSize = positiveInt(values.context, '--context');
+    const snapshotEvery = positiveInt(values['snapshot-every'], '--snapshot-every');
+    if (values.embed !== undefined && values.embedder !== undefined) {
+      throw new UsageError('give --embed or --embedder (its alias), not both');
+    }
+    const embedFolder = values.embed ?? values.embedder;
+    if (!embedFolder) throw new UsageError('--embed <onnx-folder> is required');
+    if (mode !== 'resume' && !values.out) throw new UsageError('--out <run-dir> is required');
+    if (mode === 'resume' && values.out) {
+      throw new UsageError('--resume continues the run in its own directory; drop --out');
+    }
+    let at: number | undefined;
+    if (mode === 'fork') {
+      if (values.at === undefined) throw new UsageError('--fork needs --at <snapshot-step>');
+      at = Number(values.at);
+      if (!/^\d+$/.test(values.at) || !Number.isSafeInteger(at)) {
+        throw new UsageError('--at expects a snapshot step (e.g. 120 or 000120)');
+      }
+    } else if (values.at !== undefined) {
+      throw new UsageError('--at only goes with --fork');
+    }
+    const remote = values['model-url'] !== undefined;
+    if (mode === 'replay') {
+      if (values.model || remote) {
+        throw new UsageError('--replay answers every call from the log; drop the model');
+      }
+    } else {
+      if (values.model && remote) throw new UsageError('give --model or --model-url, not both');
+      if (!values.model && !remote) {
+        throw new UsageError('--model <file.gguf> or --model-url <base url> is required');
+      }
+      if (remote && !values['model-name']) {
+        throw new UsageError('--model-url needs --model-name <name>');
+      }
+    }
+    if (!remote && (values['model-name'] !== undefined || values['api-key'] !== undefined)) {
+      throw new UsageError('--model-name and --api-key go with --model-url');
     }
 
+    const subject = positionals[0] ?? values.resume ?? values.fork ?? values.replay;
     let model: LanguageModel | null = null;
     let embedder: Embedder | null = null;
+    const started = Date.now();
     try {
-      embedder = await createTransformersEmbedder({ modelFolder: values.embedder, threads });
-      if (values.replay !== undefined) {
-        const sim = await Simulation.replay(values.replay, values.out!, embedder);
+      embedder = await createTransformersEmbedder({ modelFolder: embedFolder, threads });
+      if (mode === 'replay') {
+        const sim = await Simulation.replay(values.replay!, values.out!, embedder);
         io.out(`replayed ${sim.step} steps of ${values.replay} into ${values.out}`);
+        io.out(`wall time: ${formatDuration((Date.now() - started) / 1000)}`);
         return EXIT_OK;
       }
       const ledger = new CostLedger();
-      const llama = await createLlamaLanguageModel({
-        modelPath: values.model!,
-        threads,
-        banIncompleteUtf8: values['ban-incomplete-utf8'] === true,
-      });
-      model = llama;
-      const deps = { model: withLedger(llama, ledger), embedder };
+      if (remote) {
+        model = new OpenAiCompatibleModel({
+          baseUrl: values['model-url']!,
+          model: values['model-name']!,
+          ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
+        });
+      } else {
+        model = await createLlamaLanguageModel({
+          modelPath: values.model!,
+          threads,
+          ...(contextSize ? { contextSize } : {}),
+          banIncompleteUtf8: values['ban-incomplete-utf8'] === true,
+        });
+      }
+      const deps = { model: withLedger(model, ledger), embedder };
       let sim: Simulation;
-      if (values.resume !== undefined) {
-        sim = Simulation.resume(values.resume, deps);
-        io.out(`resumed ${values.resume} at step ${sim.step}`);
+      if (mode === 'resume') {
+        sim = Simulation.resume(values.resume!, deps);
+        io.err(`resumed ${values.resume} at step ${sim.step}`);
+      } else if (mode === 'fork') {
+        sim = Simulation.fork(values.fork!, at!, values.out!, deps);
+        io.err(`forked ${values.fork} at step ${at} into ${values.out}`);
       } else {
         const { scenario, warnings } = await loadScenarioSource(positionals[0]);
         printWarnings(warnings, io);
         sim = await Simulation.create(scenario, values.out!, deps, {
-          snapshotEverySteps: positiveInt(values['snapshot-every'], '--snapshot-every', 60),
+          ...(snapshotEvery ? { snapshotEverySteps: snapshotEvery } : {}),
         });
       }
-      await sim.run(steps);
+      const secondsPerStep = sim.scenario.settings.secondsPerStep;
+      const steps = fixedSteps ?? hoursToSteps(hours ?? DEFAULT_HOURS, secondsPerStep);
+      const firstStep = sim.step;
+      const startTime = sim.gameTime;
+
+      // Ctrl-C: finish the step in progress, checkpoint, print the summary.
+      const onSignal = () => {
+        io.err('stopping after this step (Ctrl-C again to abort)');
+        sim.pause();
+        process.off('SIGINT', onSignal);
+      };
+      process.on('SIGINT', onSignal);
+      const progress = new Progress(io, steps, ledger);
+      let done = 0;
+      try {
+        while (done < steps) {
+          if ((await sim.run(1)) === 0) break;
+          done++;
+          progress.update(done, sim.clock.label(sim.gameTime));
+        }
+      } finally {
+        process.off('SIGINT', onSignal);
+      }
       sim.checkpoint();
-      io.out(`ran to step ${sim.step} (${sim.clock.label(sim.gameTime)}) in ${sim.runDir}`);
+
+      const totals = ledger.totals;
+      io.out(`run: ${sim.runDir} (${sim.scenario.name})`);
+      io.out(
+        `steps: ${firstStep} → ${sim.step} (${sim.step - firstStep} run), game time ` +
+          `${sim.clock.label(startTime)} → ${sim.clock.label(sim.gameTime)} ` +
+          `(${formatDuration(sim.gameTime - startTime)})`,
+      );
+      io.out(
+        `model calls: ${totals.calls}${totals.failures ? ` (${totals.failures} failed)` : ''}, ` +
+          `${totals.promptTokens} prompt (${totals.cachedTokens} cached) + ` +
+          `${totals.completionTokens} completion tokens`,
+      );
       for (const [fn, row] of Object.entries(ledger.byFunction())) {
         io.out(
           `  ${fn}: ${row.calls} calls, ${row.promptTokens} prompt (${row.cachedTokens} cached) + ${row.completionTokens} completion tokens`,
         );
       }
+      io.out(`wall time: ${formatDuration((Date.now() - started) / 1000)}`);
       return EXIT_OK;
     } catch (err) {
-      return reportFailure(err, io, 'run', positionals[0] ?? values.resume ?? values.replay);
+      return reportFailure(err, io, 'run', subject);
     } finally {
       await model?.dispose();
       await embedder?.dispose();
