@@ -141,7 +141,8 @@ describe('unknownPeopleInSeed', () => {
   it('does not flag places, days, sentence starts or tree names', () => {
     const seed =
       'Every Monday Ann goes to Hobbs Cafe; The Willows is nice; On Valentine Day; ' +
-      'she studied at Oak Hill College in New York; Ann Lee likes Johnson Park';
+      'she studied at Oak Hill College in New York; Ann Lee likes Johnson Park; ' +
+      'Professor Agnes taught her; Lantern Night is in May; Harvest Festival too;  Dr Moreno is her doctor; Ann Moreno is a cousin of Tom';
     expect(unknownPeopleInSeed(s, seed)).toEqual([]);
   });
 });

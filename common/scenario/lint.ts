@@ -219,17 +219,24 @@ const NOT_A_NAME = new Set(
     'St Mount Lake North South East West Old Little Big Great Upper Lower Street Road Lane Avenue ' +
     'Park Square Garden Gardens Cafe Café Bar Pub Inn Hotel Shop Store Market Supply Pharmacy ' +
     'College University School Library Hall House Home Apartment Apartments Church Museum Station ' +
-    'Bakery Office Center Centre Club Hospital Clinic Farm Bridge River Hill Hills Town City Village'
+    'Bakery Office Center Centre Club Hospital Clinic Farm Bridge River Hill Hills Town City Village ' +
+    'Professor Prof Doctor Miss Sir Madam Dame Lady Lord Aunt Uncle Grandma Grandpa Granny Mayor ' +
+    'Captain Officer Father Mother Sister Brother Reverend Judge Coach Nurse Chef Principal Dean ' +
+    'Day Night Morning Evening Afternoon Week Weekend Festival Fair Feast Party Eve Holiday ' +
+    'Season Spring Summer Autumn Fall Winter Year Club Society Council Committee Team Band Choir'
   ).split(' '),
 );
 
 /**
- * "Firstname Lastname" pairs in `seed` that match no resident. Avoids false positives by
- * skipping pairs that are (part of) a place name in the tree, pairs with a function word,
- * time or place word, and pairs whose first name belongs to a resident with that last name.
+ * "Firstname Lastname" pairs in `seed` that match no resident. Errs towards silence, since
+ * a false alarm teaches designers to ignore the panel: a pair is skipped when it is (part of)
+ * a place name in the tree, when either word is a function word, title, time or place word,
+ * and when either word is a resident's first or last name ("Professor Agnes", "the Ashby
+ * house" refer to someone who exists).
  */
 export function unknownPeopleInSeed(s: Scenario, seed: string): string[] {
   const known = new Set(s.personas.map((p) => fullName(p)));
+  const names = new Set(s.personas.flatMap((p) => [p.firstName, p.lastName]).filter(Boolean));
   const places = [
     s.tree.world,
     ...s.tree.sectors.flatMap((sec) => [
@@ -241,6 +248,7 @@ export function unknownPeopleInSeed(s: Scenario, seed: string): string[] {
   for (const m of seed.matchAll(/\b([A-Z][a-z]+) ([A-Z][a-z]+)\b/g)) {
     const [pair, first, last] = m;
     if (known.has(pair) || NOT_A_NAME.has(first) || NOT_A_NAME.has(last)) continue;
+    if (names.has(first) || names.has(last)) continue;
     if (places.some((pl) => pl.includes(pair))) continue;
     out.add(pair);
   }

@@ -110,6 +110,7 @@ export function TownCanvas({ scenarioId }: TownCanvasProps) {
   const collisionRef = useRef<Konva.Layer>(null);
   const overlayRef = useRef<Konva.Layer>(null);
   const hoverRef = useRef<Konva.Rect>(null);
+  const brushRef = useRef<Konva.Image>(null);
   const previewRef = useRef<Konva.Rect>(null);
   const selectionRef = useRef<Konva.Rect>(null);
   const tintRef = useRef<Konva.Image>(null);
@@ -138,6 +139,7 @@ export function TownCanvas({ scenarioId }: TownCanvasProps) {
   const hidden = useStore(editor.ui, (s) => s.hidden);
   const showGrid = useStore(editor.ui, (s) => s.showGrid);
   const selectedNode = useStore(editor.ui, (s) => s.selectedNode);
+  const brushTile = useStore(editor.ui, (s) => s.tile);
   const hidKey = hiddenKey(hidden);
 
   /** The live map (mid-gesture cells included), for bitmap drawing. */
@@ -425,6 +427,8 @@ export function TownCanvas({ scenarioId }: TownCanvasProps) {
     if (rect) {
       rect.visible(inside);
       rect.position({ x: p.x * ts, y: p.y * ts });
+      brushRef.current?.visible(inside && showBrushTile);
+      brushRef.current?.position({ x: p.x * ts, y: p.y * ts });
       overlayRef.current?.batchDraw();
     }
     setHover(inside ? { x: p.x, y: p.y, address: addressAt(m, tree, treeIndex, p.x, p.y) } : null);
@@ -456,6 +460,7 @@ export function TownCanvas({ scenarioId }: TownCanvasProps) {
     hoverTile.current = null;
     editor.setHover(null);
     hoverRef.current?.visible(false);
+    brushRef.current?.visible(false);
     overlayRef.current?.batchDraw();
     setHover(null);
   };
@@ -475,6 +480,12 @@ export function TownCanvas({ scenarioId }: TownCanvasProps) {
         (s) => s.zone === selectedNode.zone,
       )
     : undefined;
+  // The brush shows the tile it will paint under the cursor (terrain layers only).
+  const showBrushTile =
+    !!tileset &&
+    terrainIndex(layer) !== null &&
+    (tool === 'brush' || tool === 'rect' || tool === 'fill');
+  const cols = map.tileset.columns;
   const cursor =
     tool === 'hand' || path.startsWith('hand')
       ? path.endsWith('panning')
@@ -720,6 +731,24 @@ export function TownCanvas({ scenarioId }: TownCanvasProps) {
                 visible={false}
                 perfectDrawEnabled={false}
               />
+              {tileset && (
+                <KonvaImage
+                  ref={brushRef}
+                  id="brush-preview"
+                  image={tileset}
+                  crop={{
+                    x: ((brushTile - 1) % cols) * map.tileset.tileWidth,
+                    y: Math.floor((brushTile - 1) / cols) * map.tileset.tileHeight,
+                    width: map.tileset.tileWidth,
+                    height: map.tileset.tileHeight,
+                  }}
+                  width={ts}
+                  height={ts}
+                  opacity={0.8}
+                  visible={false}
+                  perfectDrawEnabled={false}
+                />
+              )}
               <Rect
                 ref={hoverRef}
                 id="hover-tile"

@@ -17,6 +17,8 @@ describe('brush', () => {
     expect(ed.doc.map.layers[0].tiles).toEqual(before.map.layers[0].tiles);
     ed.redoKey();
     expect(ed.terrain(4, 2)).toBe(5);
+    ed.undoKey().key('y', { ctrl: true });
+    expect(ed.terrain(4, 2)).toBe(5);
   });
 
   it('Escape during a stroke restores the map exactly and leaves nothing to undo', () => {
