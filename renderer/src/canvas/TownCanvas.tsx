@@ -1027,7 +1027,7 @@ function GridLines({
   return (
     <Shape
       id="grid-lines"
-      stroke="rgba(255,255,255,0.16)"
+      stroke="rgba(255,255,255,0.26)"
       strokeWidth={1}
       strokeScaleEnabled={false}
       perfectDrawEnabled={false}
