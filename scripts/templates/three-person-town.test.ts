@@ -1,4 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import { reachableTiles } from '../../common/scenario/reachability';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { joinScenario, validateScenarioFiles } from '../../common/scenario/split';
@@ -20,30 +21,10 @@ function load(): Scenario {
   return result.scenario;
 }
 
-/** Every tile reachable from `starts` over collision-free tiles (4-neighbour BFS). */
+/** Every tile reachable from `starts` over collision-free tiles. */
 function reachable(s: Scenario, starts: number[]): Set<number> {
-  const { width, height, collision } = s.map;
-  const seen = new Set<number>(starts.filter((i) => collision[i] === 0));
-  const queue = [...seen];
-  while (queue.length > 0) {
-    const i = queue.shift()!;
-    const x = i % width;
-    const y = Math.floor(i / width);
-    for (const [nx, ny] of [
-      [x + 1, y],
-      [x - 1, y],
-      [x, y + 1],
-      [x, y - 1],
-    ]) {
-      if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
-      const j = ny * width + nx;
-      if (collision[j] === 0 && !seen.has(j)) {
-        seen.add(j);
-        queue.push(j);
-      }
-    }
-  }
-  return seen;
+  const seen = reachableTiles(s.map, starts);
+  return new Set(Array.from(seen.keys()).filter((i) => seen[i] === 1));
 }
 
 const cellsWhere = (grid: number[], id: number) => grid.flatMap((v, i) => (v === id ? [i] : []));

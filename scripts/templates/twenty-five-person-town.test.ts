@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { reachableTiles } from '../../common/scenario/reachability';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
@@ -23,30 +24,10 @@ function load(): Scenario {
   return result.scenario;
 }
 
-/** Every tile reachable from `starts` over collision-free tiles (4-neighbour BFS). */
+/** Every tile reachable from `starts` over collision-free tiles. */
 function reachable(s: Scenario, starts: number[]): Set<number> {
-  const { width, height, collision } = s.map;
-  const seen = new Set<number>(starts.filter((i) => collision[i] === 0));
-  const queue = [...seen];
-  for (let q = 0; q < queue.length; q++) {
-    const i = queue[q];
-    const x = i % width;
-    const y = Math.floor(i / width);
-    for (const [nx, ny] of [
-      [x + 1, y],
-      [x - 1, y],
-      [x, y + 1],
-      [x, y - 1],
-    ]) {
-      if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
-      const j = ny * width + nx;
-      if (collision[j] === 0 && !seen.has(j)) {
-        seen.add(j);
-        queue.push(j);
-      }
-    }
-  }
-  return seen;
+  const seen = reachableTiles(s.map, starts);
+  return new Set(Array.from(seen.keys()).filter((i) => seen[i] === 1));
 }
 
 const cellsWhere = (grid: number[], id: number) => grid.flatMap((v, i) => (v === id ? [i] : []));

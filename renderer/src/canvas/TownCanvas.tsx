@@ -792,33 +792,30 @@ export function TownCanvas({ scenarioId }: TownCanvasProps) {
           Fit
         </button>
         <span className="town-canvas__sep" />
-        <label className="toggle" title="Zone tints, outlines and names">
-          <input
-            type="checkbox"
-            data-testid="toggle-zones"
-            checked={showZones}
-            onChange={(e) => setShowZones(e.target.checked)}
-          />
+        <Toggle
+          id="toggle-zones"
+          title="Zone tints, outlines and names"
+          checked={showZones}
+          onChange={setShowZones}
+        >
           Zones
-        </label>
-        <label className="toggle" title="Hatch blocked tiles">
-          <input
-            type="checkbox"
-            data-testid="toggle-collision"
-            checked={showCollision}
-            onChange={(e) => setShowCollision(e.target.checked)}
-          />
+        </Toggle>
+        <Toggle
+          id="toggle-collision"
+          title="Hatch blocked tiles"
+          checked={showCollision}
+          onChange={setShowCollision}
+        >
           Collision
-        </label>
-        <label className="toggle" title="Tile grid">
-          <input
-            type="checkbox"
-            data-testid="toggle-grid"
-            checked={showGrid}
-            onChange={(e) => editor.setShowGrid(e.target.checked)}
-          />
+        </Toggle>
+        <Toggle
+          id="toggle-grid"
+          title="Tile grid"
+          checked={showGrid}
+          onChange={(v) => editor.setShowGrid(v)}
+        >
           Grid
-        </label>
+        </Toggle>
       </div>
       <EditorPanel editor={editor} />
       <div className="town-canvas__minimap">
@@ -1112,5 +1109,26 @@ function SpawnMarker({
         />
       )}
     </Group>
+  );
+}
+
+/** A labelled view toggle in the canvas toolbar; `id` doubles as its test id. */
+function Toggle(props: {
+  id: string;
+  title: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  children: React.ReactNode;
+}) {
+  return (
+    <label className="toggle" title={props.title}>
+      <input
+        type="checkbox"
+        data-testid={props.id}
+        checked={props.checked}
+        onChange={(e) => props.onChange(e.target.checked)}
+      />
+      {props.children}
+    </label>
   );
 }
