@@ -1,33 +1,19 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { reachableTiles } from '../../common/scenario/reachability';
-import { fileURLToPath } from 'node:url';
+import {
+  cellsWhere,
+  committedTemplateFiles,
+  loadTemplateFiles,
+  reachable,
+} from './template-test-support';
 import { describe, expect, it } from 'vitest';
 import { joinScenario, validateScenarioFiles } from '../../common/scenario/split';
 import { validateScenario } from '../../common/scenario/validate';
 import { arenaAddresses, resolveAddress } from '../../common/scenario/address';
 import { seedClauses } from '../../common/scenario/seed';
-import type { Scenario } from '../../common/scenario/schema';
 import { TILES } from '../art/tiles';
 import { TEMPLATE_ID, willowBendFiles } from './three-person-town';
 
-const dir = fileURLToPath(new URL(`../../templates/${TEMPLATE_ID}/`, import.meta.url));
-const committed = Object.fromEntries(
-  readdirSync(dir).map((f) => [f, readFileSync(dir + f, 'utf8')]),
-);
-
-function load(): Scenario {
-  const result = validateScenarioFiles(committed);
-  if (!result.ok) throw new Error(JSON.stringify(result.issues, null, 2));
-  return result.scenario;
-}
-
-/** Every tile reachable from `starts` over collision-free tiles. */
-function reachable(s: Scenario, starts: number[]): Set<number> {
-  const seen = reachableTiles(s.map, starts);
-  return new Set(Array.from(seen.keys()).filter((i) => seen[i] === 1));
-}
-
-const cellsWhere = (grid: number[], id: number) => grid.flatMap((v, i) => (v === id ? [i] : []));
+const committed = committedTemplateFiles(TEMPLATE_ID);
+const load = () => loadTemplateFiles(committed);
 
 describe('Willow Bend template', () => {
   it('has exactly the unpacked pack files, and they validate with no errors', () => {

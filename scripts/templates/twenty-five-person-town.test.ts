@@ -1,36 +1,24 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { reachableTiles } from '../../common/scenario/reachability';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
+import {
+  cellsWhere,
+  committedTemplateFiles,
+  loadTemplateFiles,
+  reachable,
+  templateDir,
+} from './template-test-support';
 import { describe, expect, it } from 'vitest';
 import { joinScenario, validateScenarioFiles } from '../../common/scenario/split';
 import { validateScenario } from '../../common/scenario/validate';
 import { arenaAddresses, resolveAddress } from '../../common/scenario/address';
 import { seedClauses } from '../../common/scenario/seed';
-import type { Scenario } from '../../common/scenario/schema';
 import { readScenarioFolder } from '../../main/packs/folder';
 import { relationships } from '../../renderer/src/personas/model';
 import { CANDIDATE, PARTY_HOST, TEMPLATE_ID, harrowQuayFiles } from './twenty-five-person-town';
 import { THUMB_SCALE, renderThumbnail, templateIds, thumbnailPath } from './thumbnail';
 
-const dir = fileURLToPath(new URL(`../../templates/${TEMPLATE_ID}/`, import.meta.url));
-const committed = Object.fromEntries(
-  readdirSync(dir).map((f) => [f, readFileSync(dir + f, 'utf8')]),
-);
-
-function load(): Scenario {
-  const result = validateScenarioFiles(committed);
-  if (!result.ok) throw new Error(JSON.stringify(result.issues, null, 2));
-  return result.scenario;
-}
-
-/** Every tile reachable from `starts` over collision-free tiles. */
-function reachable(s: Scenario, starts: number[]): Set<number> {
-  const seen = reachableTiles(s.map, starts);
-  return new Set(Array.from(seen.keys()).filter((i) => seen[i] === 1));
-}
-
-const cellsWhere = (grid: number[], id: number) => grid.flatMap((v, i) => (v === id ? [i] : []));
+const committed = committedTemplateFiles(TEMPLATE_ID);
+const load = () => loadTemplateFiles(committed);
 
 describe('Harrow Quay template (25 people)', () => {
   it('has exactly the unpacked pack files; they validate, and the folder reader has no warnings', async () => {
@@ -43,7 +31,7 @@ describe('Harrow Quay template (25 people)', () => {
     ]);
     expect(validateScenario(joinScenario(committed)).issues).toEqual([]);
     expect(validateScenarioFiles(committed).issues).toEqual([]);
-    const read = await readScenarioFolder(dir);
+    const read = await readScenarioFolder(templateDir(TEMPLATE_ID));
     expect(read.warnings).toEqual([]);
   });
 
@@ -168,7 +156,7 @@ describe('Harrow Quay template (25 people)', () => {
       const file = thumbnailPath(id);
       expect(existsSync(file), file).toBe(true);
       const png = PNG.sync.read(readFileSync(file));
-      const folder = fileURLToPath(new URL(`../../templates/${id}/`, import.meta.url));
+      const folder = templateDir(id);
       const { scenario } = await readScenarioFolder(folder);
       expect([png.width, png.height]).toEqual([
         scenario.map.width * THUMB_SCALE,
