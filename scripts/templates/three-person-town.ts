@@ -7,7 +7,7 @@
  * The output is deterministic; scripts/templates/three-person-town.test.ts checks that the
  * committed files are up to date and that the town is valid and fully reachable.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeTemplateFolder } from './write-template';
 import { fileURLToPath } from 'node:url';
 import {
   DEFAULT_ATTENTION_BANDWIDTH,
@@ -15,6 +15,7 @@ import {
   DEFAULT_RETRIEVAL_WEIGHTS,
   DEFAULT_VISION_RADIUS,
   SCHEMA_VERSION,
+  settingsSchema,
   type Arena,
   type Persona,
   type Scenario,
@@ -799,14 +800,8 @@ export function buildWillowBend(): Scenario {
     map,
     tree,
     personas: personas(places),
-    settings: {
-      startTime: '2024-04-15T07:00:00',
-      secondsPerStep: 10,
-      reflectionThreshold: 150,
-      models: { chat: null, embed: null },
-      costLayer: { lifestylePolicy: true, socialMemory: true, mindWandering: true },
-      seed: 42,
-    },
+    // Everything but the start and the seed keeps the studio's defaults.
+    settings: settingsSchema.parse({ startTime: '2024-04-15T07:00:00', seed: 42 }),
   };
 }
 
@@ -819,10 +814,7 @@ export function willowBendFiles(): Record<string, string> {
 }
 
 function main(): void {
-  const dir = fileURLToPath(new URL(`../../templates/${TEMPLATE_ID}/`, import.meta.url));
-  mkdirSync(dir, { recursive: true });
-  for (const [name, text] of Object.entries(willowBendFiles()))
-    writeFileSync(`${dir}${name}`, text);
+  const dir = writeTemplateFolder(TEMPLATE_ID, willowBendFiles());
   console.log(`wrote ${dir}`);
 }
 

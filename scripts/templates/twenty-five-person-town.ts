@@ -8,7 +8,7 @@
  * Run `npx tsx scripts/templates/twenty-five-person-town.ts` to (re)write templates/harrow-quay/
  * and its gallery thumbnail. Deterministic; twenty-five-person-town.test.ts checks both.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeTemplateFolder } from './write-template';
 import { fileURLToPath } from 'node:url';
 import {
   DEFAULT_ATTENTION_BANDWIDTH,
@@ -16,6 +16,7 @@ import {
   DEFAULT_RETRIEVAL_WEIGHTS,
   DEFAULT_VISION_RADIUS,
   SCHEMA_VERSION,
+  settingsSchema,
   type Persona,
   type Scenario,
   type Sector,
@@ -717,14 +718,8 @@ export function buildHarrowQuay(): Scenario {
     map,
     tree,
     personas: people,
-    settings: {
-      startTime: '2024-10-14T07:00:00',
-      secondsPerStep: 10,
-      reflectionThreshold: 150,
-      models: { chat: null, embed: null },
-      costLayer: { lifestylePolicy: true, socialMemory: true, mindWandering: true },
-      seed: 25,
-    },
+    // Everything but the start and the seed keeps the studio's defaults.
+    settings: settingsSchema.parse({ startTime: '2024-10-14T07:00:00', seed: 25 }),
   };
 }
 
@@ -734,10 +729,7 @@ export function harrowQuayFiles(): Record<string, string> {
 }
 
 function main(): void {
-  const dir = fileURLToPath(new URL(`../../templates/${TEMPLATE_ID}/`, import.meta.url));
-  mkdirSync(dir, { recursive: true });
-  for (const [name, text] of Object.entries(harrowQuayFiles()))
-    writeFileSync(`${dir}${name}`, text);
+  const dir = writeTemplateFolder(TEMPLATE_ID, harrowQuayFiles());
   renderThumbnail(buildHarrowQuay()).save(thumbnailPath(TEMPLATE_ID));
   console.log(`wrote ${dir} and ${thumbnailPath(TEMPLATE_ID)}`);
 }
