@@ -10,6 +10,7 @@
  * tech and for tests, and reordering stays within siblings (a node's tiles cannot move to
  * another parent by dragging in a list).
  */
+import { IconButton } from './IconButton';
 import { useState, type DragEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { EnvTree, ZoneKind } from '../../../common/scenario/schema';
@@ -285,38 +286,35 @@ function TreeNode(props: {
               >
                 <EditorIcon name="locate" size={12} />
               </button>
-              <button
-                type="button"
+              <IconButton
                 className="tree__action"
                 title="Move up (Alt+↑)"
-                aria-label={`Move ${props.label} up`}
-                data-testid="tree-up"
+                label={`Move ${props.label} up`}
+                testId="tree-up"
                 disabled={props.index === 0}
                 onClick={() => editor.moveNode(ref, -1)}
               >
                 ↑
-              </button>
-              <button
-                type="button"
+              </IconButton>
+              <IconButton
                 className="tree__action"
                 title="Move down (Alt+↓)"
-                aria-label={`Move ${props.label} down`}
-                data-testid="tree-down"
+                label={`Move ${props.label} down`}
+                testId="tree-down"
                 disabled={props.index === (props.siblings ?? 1) - 1}
                 onClick={() => editor.moveNode(ref, 1)}
               >
                 ↓
-              </button>
-              <button
-                type="button"
+              </IconButton>
+              <IconButton
                 className="tree__action"
                 title="Rename (F2)"
-                aria-label={`Rename ${props.label}`}
-                data-testid="tree-rename-button"
+                label={`Rename ${props.label}`}
+                testId="tree-rename-button"
                 onClick={() => setRenaming(true)}
               >
                 ✎
-              </button>
+              </IconButton>
             </>
           )}
           {props.onAdd && (
@@ -335,16 +333,15 @@ function TreeNode(props: {
             </button>
           )}
           {ref && (
-            <button
-              type="button"
+            <IconButton
               className="tree__action tree__action--danger"
               title="Delete (its tiles are cleared; Ctrl+Z brings it back)"
-              aria-label={`Delete ${props.label}`}
-              data-testid="tree-delete"
+              label={`Delete ${props.label}`}
+              testId="tree-delete"
               onClick={() => editor.deleteNode(ref)}
             >
               ✕
-            </button>
+            </IconButton>
           )}
         </span>
       </div>

@@ -1,4 +1,5 @@
 /** The library sidebar: search, create/import actions, and the recent list. */
+import { IconButton } from './IconButton';
 import { useRef, useState, type RefObject } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { scenarioShape } from '../../../common/scenario/schema';
@@ -138,36 +139,33 @@ function LibraryItem({ entry }: { entry: LibraryEntry }) {
       )}
       {!renaming && (
         <div className="library-item__tools">
-          <button
-            type="button"
+          <IconButton
             className="icon-button"
             title="Rename"
-            aria-label={`Rename ${entry.name}`}
-            data-testid="library-rename"
+            label={`Rename ${entry.name}`}
+            testId="library-rename"
             onClick={() => setRenaming(true)}
           >
             ✎
-          </button>
-          <button
-            type="button"
+          </IconButton>
+          <IconButton
             className="icon-button"
             title="Duplicate"
-            aria-label={`Duplicate ${entry.name}`}
-            data-testid="library-duplicate"
+            label={`Duplicate ${entry.name}`}
+            testId="library-duplicate"
             onClick={() => void duplicate(entry.id)}
           >
             ⧉
-          </button>
-          <button
-            type="button"
+          </IconButton>
+          <IconButton
             className="icon-button icon-button--danger"
             title="Delete"
-            aria-label={`Delete ${entry.name}`}
-            data-testid="library-delete"
+            label={`Delete ${entry.name}`}
+            testId="library-delete"
             onClick={() => void remove(entry.id)}
           >
             ✕
-          </button>
+          </IconButton>
         </div>
       )}
     </li>
