@@ -5,22 +5,9 @@
  * rule of the host can shift them.
  */
 
+import { DAY_NAMES, MONTH_NAMES } from '../../../common/calendar';
+
 const SECONDS_PER_DAY = 86_400;
-const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTH_NAMES = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 
 /** Maps step numbers and game seconds to calendar days and clock times. */
 export class Clock {

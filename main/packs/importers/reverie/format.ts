@@ -3,6 +3,7 @@
  * where its files live, how its CSVs are written and read, and its time format.
  * See ../../../../../shared/fixtures/reverie/MANIFEST.md for the format itself.
  */
+import { MONTH_NAMES } from '../../../../common/calendar';
 import path from 'node:path';
 
 /** The five zone mazes, in the order reverie's maze.py reads them. */
@@ -108,21 +109,6 @@ export function formatMaze(grid: readonly number[]): string {
   return grid.join(', ');
 }
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
 /**
  * Reverie time (`%B %d, %Y, %H:%M:%S`, e.g. "February 13, 2023, 00:00:00") → our ISO local
  * form ("2023-02-13T00:00:00"), or null when it does not parse.
@@ -130,7 +116,7 @@ const MONTHS = [
 export function reverieTimeToIso(text: string): string | null {
   const m = /^\s*([A-Za-z]+) (\d{1,2}), (\d{4})(?:, (\d{1,2}):(\d{2}):(\d{2}))?\s*$/.exec(text);
   if (!m) return null;
-  const month = MONTHS.indexOf(m[1]) + 1;
+  const month = (MONTH_NAMES as readonly string[]).indexOf(m[1]) + 1;
   if (month === 0) return null;
   const two = (n: string | number) => String(n).padStart(2, '0');
   return `${m[3]}-${two(month)}-${two(m[2])}T${two(m[4] ?? 0)}:${m[5] ?? '00'}:${m[6] ?? '00'}`;
@@ -140,6 +126,6 @@ export function reverieTimeToIso(text: string): string | null {
 export function isoToReverie(iso: string): { currTime: string; startDate: string } {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(iso);
   if (!m) throw new Error(`expected a date-time like 2023-02-13T07:00:00, got "${iso}"`);
-  const startDate = `${MONTHS[Number(m[2]) - 1]} ${m[3]}, ${m[1]}`;
+  const startDate = `${MONTH_NAMES[Number(m[2]) - 1]} ${m[3]}, ${m[1]}`;
   return { startDate, currTime: `${startDate}, ${m[4]}:${m[5]}:${m[6] ?? '00'}` };
 }
