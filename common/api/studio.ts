@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { scenarioShape } from '../scenario/schema';
 import { issueSchema } from './protocol';
 import type { ClientOf, Contract } from './contract';
+import { runsEvents, runsMethods } from './runs';
 
 /** Packs travel as base64 so one JSON protocol serves every transport. */
 const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'expected base64 data');
@@ -76,7 +77,8 @@ export const downloadProgressSchema = z.object({
 });
 export type DownloadProgressEvent = z.infer<typeof downloadProgressSchema>;
 
-export const studioMethods = {
+/** The methods main answers itself; `runs.*` are the simulation process's. */
+export const coreMethods = {
   'app.info': {
     input: z.object({}),
     output: z.object({
@@ -136,9 +138,15 @@ export const studioMethods = {
   },
 } as const;
 
-export const studioEvents = {
+export const coreEvents = {
   'models.onDidDownloadProgress': downloadProgressSchema,
 } as const;
+
+export const coreContract = { methods: coreMethods, events: coreEvents } satisfies Contract;
+export type CoreContract = typeof coreContract;
+
+export const studioMethods = { ...coreMethods, ...runsMethods } as const;
+export const studioEvents = { ...coreEvents, ...runsEvents } as const;
 
 export const studioContract = { methods: studioMethods, events: studioEvents } satisfies Contract;
 export type StudioContract = typeof studioContract;

@@ -6,7 +6,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Handlers } from '../../common/api/contract';
 import { ApiError } from '../../common/api/protocol';
-import type { StudioContract } from '../../common/api/studio';
+import type { CoreContract } from '../../common/api/studio';
 import { readPack, readScenarioFolder, writePack } from '../packs';
 import {
   deleteLocalModel,
@@ -37,7 +37,7 @@ export type Emit = (event: string, payload: unknown) => void;
 export function createStudioHandlers(
   opts: StudioHandlerOptions,
   emit: Emit,
-): Handlers<StudioContract> {
+): Handlers<CoreContract> {
   const modelsDir = join(opts.dataDir, 'models');
   const downloads = new Map<string, AbortController>();
 
