@@ -1,0 +1,901 @@
+/**
+ * The run view's store: the runs of the open scenario, the one run being watched (live or
+ * replayed), its frames, the selected agent, interventions, timeline, charts and the user's
+ * resident. A vanilla zustand store built over the `runs.*` / `models.*` API so tests drive it
+ * with a double; `attach()` subscribes to the run events once for the whole window, so a run
+ * keeps being followed while the user edits elsewhere.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { StudioApi } from '../../../common/api/studio';
+import type {
+  AgentDetail,
+  InterventionRequest,
+  RunFrame,
+  RunStats,
+  RunSummary,
+} from '../../../common/api/runs';
+import type { RunConditions } from '../../../common/runs/conditions';
+import type { Scenario } from '../../../common/scenario/schema';
+import type { Bookmark, BookmarkStore } from './bookmarks';
+
+export type RunsApi = Pick<StudioApi, 'runs' | 'models'>;
+type StepEvent = Parameters<Parameters<StudioApi['runs']['onDidStep']>[0]>[0];
+type StatusEvent = Parameters<Parameters<StudioApi['runs']['onDidChangeStatus']>[0]>[0];
+export type RunRates = StepEvent['rates'];
+export type Timeline = Awaited<ReturnType<StudioApi['runs']['timeline']>>;
+export type LogEvent = Awaited<ReturnType<StudioApi['runs']['events']>>[number];
+export type LocalModel = Awaited<ReturnType<StudioApi['models']['local']>>['models'][number];
+export type CatalogModel = Awaited<ReturnType<StudioApi['models']['catalog']>>[number];
+export type Recommendation = Awaited<ReturnType<StudioApi['models']['hardware']>>['recommendation'];
+
+export interface RunDeps {
+  api: RunsApi;
+  bookmarks: BookmarkStore;
+  reportError(title: string, err: unknown): void;
+  showToast(message: string): void;
+}
+
+/** A speech bubble over a speaker's head until the run passes `untilStep`. */
+export interface Bubble {
+  agent: string;
+  text: string;
+  untilStep: number;
+}
+
+export interface ChatLine {
+  from: 'user' | 'agent';
+  text: string;
+  /** For the user's lines: whether the exchange was kept as a memory. */
+  remembered?: boolean;
+}
+
+/** Steps a speech bubble stays up (a step is ~10 game seconds; long enough to read). */
+export const BUBBLE_STEPS = 6;
+/** How many log events the event panel keeps. */
+export const EVENT_PANEL_LIMIT = 200;
+/**
+ * Log event types the event panel reads. Interventions are recorded inside `step` records (their
+ * `interventions` list); interviews, joins and forks have lines of their own.
+ */
+export const PANEL_EVENT_TYPES = [
+  'step',
+  'interview',
+  'intervention',
+  'join',
+  'leave',
+  'say',
+  'fork',
+];
+
+/** One line of the event panel. */
+export interface EventEntry {
+  step: number;
+  kind: string;
+  text: string;
+  ok: boolean;
+}
+
+function str(v: unknown): string {
+  return typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v);
+}
+
+/** Describes an intervention's arguments for a person ("Isabella: the party is at 5"). */
+function describeArgs(name: string, args: unknown): string {
+  const a = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
+  if (name === 'setObjectState') return `${str(a.address)} → ${str(a.state)}`;
+  if (name === 'whisper') return `${str(a.agentId)} hears “${str(a.text)}”`;
+  if (name === 'rememberedInterview') return `${str(a.agentId)} asked “${str(a.question)}”`;
+  return str(args);
+}
+
+/** The panel's lines from raw log events: interventions of each step, then other records. */
+export function eventEntries(events: readonly LogEvent[]): EventEntry[] {
+  const out: EventEntry[] = [];
+  for (const e of events) {
+    if (e.type === 'step') {
+      const list = Array.isArray(e.interventions) ? (e.interventions as unknown[]) : [];
+      for (const raw of list) {
+        const i = (raw ?? {}) as { name?: unknown; args?: unknown; ok?: unknown; error?: unknown };
+        const name = str(i.name);
+        const text =
+          describeArgs(name, i.args) + (i.ok === false ? ` (refused: ${str(i.error)})` : '');
+        out.push({ step: e.step, kind: name, text, ok: i.ok !== false });
+      }
+    } else if (e.type === 'interview') {
+      out.push({
+        step: e.step,
+        kind: e.remembered ? 'interview (remembered)' : 'interview',
+        text: `${str(e.agentId)}: “${str(e.question)}” → “${str(e.answer)}”`,
+        ok: true,
+      });
+    } else if (e.type === 'fork') {
+      const p = (e.parent ?? {}) as { runDir?: unknown; runId?: unknown; step?: unknown };
+      out.push({ step: e.step, kind: 'fork', text: `forked at step ${str(p.step)}`, ok: true });
+    } else {
+      const { type, step, ...rest } = e;
+      out.push({ step, kind: type, text: str(rest), ok: true });
+    }
+  }
+  return out;
+}
+
+/** Least real time between two inspector refreshes while a run steps, ms. */
+export const AGENT_REFRESH_MS = 1000;
+
+export interface StartRunOptions {
+  scenario: Scenario;
+  scenarioId: string | null;
+  name?: string;
+  chatModelPath: string;
+  embeddingModelPath: string;
+  startTime?: string;
+  conditions: RunConditions;
+  /** Steps per second to play at once (null: stay paused at step 0). */
+  playAt: number | null;
+}
+
+export interface RunState {
+  /** Whether the main area shows the run view (else the editor). */
+  open: boolean;
+  /** The scenario whose runs the library lists. */
+  scenarioId: string | null;
+  runs: RunSummary[];
+  runsLoaded: boolean;
+  /** The run being watched; it is the live one once opened. */
+  runId: string | null;
+  summary: RunSummary | null;
+  /** Latest frame of the live run (from runs.onDidStep). */
+  liveFrame: RunFrame | null;
+  /** The frame on the map: the live frame, or a past one while scrubbing. */
+  frame: RunFrame | null;
+  /** null: following the live run; a number: showing that past step. */
+  viewStep: number | null;
+  timeline: Timeline | null;
+  rates: RunRates | null;
+  bubbles: Bubble[];
+  /** Steps per second for play (0 = as fast as the model allows). */
+  speed: number;
+  /** A call the controls wait on ("Stepping…"), or null. */
+  pending: string | null;
+  selectedAgentId: string | null;
+  follow: boolean;
+  agent: AgentDetail | null;
+  agentError: string | null;
+  interview: { agentId: string; lines: ChatLine[] } | null;
+  /** The event panel's lines (interventions, interviews, joins, forks), oldest first. */
+  events: EventEntry[];
+  bookmarks: Bookmark[];
+  stats: RunStats | null;
+  /** The agent the user controls after joining, and their chat with others. */
+  resident: { agentId: string; lines: ChatLine[] } | null;
+  // Models for the start dialog.
+  models: {
+    dir: string;
+    local: LocalModel[];
+    catalog: CatalogModel[];
+    recommendation: Recommendation | null;
+    loaded: boolean;
+  };
+  download: { modelId: string; receivedBytes: number; totalBytes: number } | null;
+
+  /** Subscribes to run and download events; returns the unsubscribe. */
+  attach(): () => void;
+  setOpen(open: boolean): void;
+  loadRuns(scenarioId: string | null): Promise<void>;
+  loadModels(): Promise<void>;
+  downloadModel(modelId: string): Promise<LocalModel | null>;
+  cancelDownload(): Promise<void>;
+  useModelFromDisk(path: string): Promise<LocalModel | null>;
+  startRun(opts: StartRunOptions): Promise<boolean>;
+  /** Makes a stored or crashed run the live one and watches it. */
+  openRun(runId: string): Promise<void>;
+  closeRun(): Promise<void>;
+  play(): Promise<void>;
+  pause(): Promise<void>;
+  togglePlay(): Promise<void>;
+  stepOnce(steps?: number): Promise<void>;
+  setSpeed(stepsPerSecond: number): Promise<void>;
+  /** Shows `step` on the map (rebuilt from the log); `null` or the live step: follow live. */
+  scrub(step: number | null): Promise<void>;
+  fork(step: number, name?: string): Promise<void>;
+  deleteRun(runId: string): Promise<void>;
+  exportRun(runId: string): Promise<{ fileName: string; bytes: Uint8Array<ArrayBuffer> } | null>;
+  selectAgent(agentId: string | null): Promise<void>;
+  setFollow(follow: boolean): void;
+  refreshAgent(): Promise<void>;
+  ask(question: string, remember: boolean): Promise<void>;
+  whisper(text: string): Promise<boolean>;
+  setObjectState(address: string, state: string): Promise<boolean>;
+  loadEvents(): Promise<void>;
+  loadTimeline(): Promise<void>;
+  loadStats(): Promise<void>;
+  addBookmark(label: string): Promise<void>;
+  removeBookmark(id: number): Promise<void>;
+  join(
+    as:
+      | { mode: 'new'; firstName: string; lastName: string; description: string; sprite?: string }
+      | { mode: 'takeover'; agentId: string },
+  ): Promise<boolean>;
+  moveResident(x: number, y: number): Promise<void>;
+  /** Moves the resident one tile (arrow keys). */
+  nudgeResident(dx: number, dy: number): Promise<void>;
+  say(toAgentId: string, text: string): Promise<void>;
+  leave(): Promise<void>;
+}
+
+export type RunStore = StoreApi<RunState>;
+
+/** The agent in `frame` a conversation participant names (by id, else by name). */
+export function participantId(frame: RunFrame | null, who: string): string {
+  const a = frame?.agents.find((x) => x.id === who) ?? frame?.agents.find((x) => x.name === who);
+  return a?.id ?? who;
+}
+
+/**
+ * Bubbles after a step: expired ones dropped, one per speaker of each chat of the step (the
+ * line they said last, "Name: words" with the name taken off).
+ */
+export function nextBubbles(
+  current: Bubble[],
+  frame: RunFrame,
+  chats: StepEvent['chats'],
+): Bubble[] {
+  const kept = current.filter((b) => b.untilStep >= frame.step);
+  for (const chat of chats) {
+    for (const who of chat.participants) {
+      const id = participantId(frame, who);
+      const name = frame.agents.find((a) => a.id === id)?.name ?? who;
+      const line = [...chat.transcript].reverse().find((l) => l.startsWith(`${name}:`));
+      if (!line) continue;
+      const text = line.slice(name.length + 1).trim();
+      const i = kept.findIndex((b) => b.agent === id);
+      const bubble = { agent: id, text, untilStep: frame.step + BUBBLE_STEPS };
+      if (i >= 0) kept[i] = bubble;
+      else kept.push(bubble);
+    }
+  }
+  return kept;
+}
+
+/** The timeline after a live step: the run grew to `step`. */
+export function growTimeline(timeline: Timeline | null, step: number): Timeline | null {
+  if (!timeline || step <= timeline.steps) return timeline;
+  return { ...timeline, steps: step };
+}
+
+/** Decodes base64 (what runs.export answers) to bytes. */
+function fromBase64(data: string): Uint8Array<ArrayBuffer> {
+  const bin = atob(data);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export function createRunStore(deps: RunDeps): RunStore {
+  const { api } = deps;
+  // Scrub requests can overtake each other; only the newest one's answer is shown.
+  let scrubSeq = 0;
+  let agentSeq = 0;
+  let lastAgentRefresh = 0;
+  let agentRefreshTimer: ReturnType<typeof setTimeout> | null = null;
+  let eventsTimer: ReturnType<typeof setTimeout> | null = null;
+  // The event panel reads the log incrementally: the last step it has read (per run).
+  let eventsCursor = { runId: '', step: -2 };
+
+  const store = createStore<RunState>()((set, get) => {
+    /** Runs `fn`, reporting its error under `title`; answers undefined on failure. */
+    async function guarded<T>(title: string, fn: () => Promise<T>): Promise<T | undefined> {
+      try {
+        return await fn();
+      } catch (err) {
+        deps.reportError(title, err);
+        return undefined;
+      }
+    }
+
+    function upsertSummary(summary: RunSummary) {
+      set((s) => {
+        const listed = s.runs.some((r) => r.id === summary.id);
+        const belongs = s.scenarioId === null || summary.scenarioId === s.scenarioId;
+        return {
+          runs: listed
+            ? s.runs.map((r) => (r.id === summary.id ? summary : r))
+            : belongs
+              ? [summary, ...s.runs]
+              : s.runs,
+          summary: s.runId === summary.id ? summary : s.summary,
+        };
+      });
+    }
+
+    /** Starts watching `summary`'s run at `frame`. */
+    async function watch(summary: RunSummary, frame: RunFrame | null) {
+      upsertSummary(summary);
+      eventsCursor = { runId: '', step: -2 };
+      set({
+        open: true,
+        runId: summary.id,
+        summary,
+        liveFrame: frame,
+        frame,
+        viewStep: null,
+        rates: null,
+        bubbles: [],
+        timeline: null,
+        events: [],
+        stats: null,
+        agent: null,
+        interview: null,
+        resident: null,
+        bookmarks: [],
+      });
+      const bookmarks = await deps.bookmarks.list(summary.id).catch(() => []);
+      if (get().runId === summary.id) set({ bookmarks });
+      if (!frame) {
+        const f = await guarded('Could not show the run', () =>
+          api.runs.frame({ runId: summary.id }),
+        );
+        if (f && get().runId === summary.id) set({ liveFrame: f, frame: f });
+      }
+      void get().loadTimeline();
+      void get().loadEvents();
+      const selected = get().selectedAgentId;
+      if (selected && !get().frame?.agents.some((a) => a.id === selected))
+        set({ selectedAgentId: null });
+      else if (selected) void get().refreshAgent();
+    }
+
+    function scheduleAgentRefresh() {
+      if (!get().selectedAgentId || agentRefreshTimer) return;
+      const wait = Math.max(0, lastAgentRefresh + AGENT_REFRESH_MS - Date.now());
+      agentRefreshTimer = setTimeout(() => {
+        agentRefreshTimer = null;
+        void get().refreshAgent();
+      }, wait);
+    }
+
+    function scheduleEvents() {
+      if (eventsTimer) return;
+      eventsTimer = setTimeout(() => {
+        eventsTimer = null;
+        void get().loadEvents();
+      }, 250);
+    }
+
+    function onStep(e: StepEvent) {
+      const s = get();
+      if (e.runId !== s.runId) return;
+      const following = s.viewStep === null;
+      set({
+        liveFrame: e.frame,
+        frame: following ? e.frame : s.frame,
+        rates: e.rates,
+        bubbles: nextBubbles(s.bubbles, e.frame, e.chats),
+        timeline: growTimeline(s.timeline, e.frame.step),
+        summary: s.summary
+          ? { ...s.summary, steps: Math.max(s.summary.steps, e.frame.step) }
+          : null,
+      });
+      for (const i of e.interventions)
+        if (!i.ok) deps.reportError(`${i.name} was not applied`, { message: i.error ?? '' });
+      if (e.interventions.length) scheduleEvents();
+      if (following) scheduleAgentRefresh();
+    }
+
+    function onStatus(e: StatusEvent) {
+      set((s) => ({
+        runs: s.runs.map((r) => (r.id === e.runId ? { ...r, status: e.status } : r)),
+        summary: s.summary?.id === e.runId ? { ...s.summary, status: e.status } : s.summary,
+      }));
+      if (e.status === 'crashed')
+        deps.reportError('The simulation stopped', {
+          message: `${e.message ?? 'The simulation process ended unexpectedly.'} Resume continues from the last snapshot.`,
+        });
+      if (e.runId === get().runId && (e.status === 'paused' || e.status === 'stored'))
+        void get().loadTimeline();
+    }
+
+    function runIdOrThrow(): string {
+      const id = get().runId;
+      if (!id) throw new Error('No run is open.');
+      return id;
+    }
+
+    return {
+      open: false,
+      scenarioId: null,
+      runs: [],
+      runsLoaded: false,
+      runId: null,
+      summary: null,
+      liveFrame: null,
+      frame: null,
+      viewStep: null,
+      timeline: null,
+      rates: null,
+      bubbles: [],
+      speed: 0,
+      pending: null,
+      selectedAgentId: null,
+      follow: false,
+      agent: null,
+      agentError: null,
+      interview: null,
+      events: [],
+      bookmarks: [],
+      stats: null,
+      resident: null,
+      models: { dir: '', local: [], catalog: [], recommendation: null, loaded: false },
+      download: null,
+
+      attach() {
+        const offs = [
+          api.runs.onDidStep(onStep),
+          api.runs.onDidChangeStatus(onStatus),
+          api.models.onDidDownloadProgress((p) => {
+            if (get().download?.modelId === p.modelId)
+              set({
+                download: {
+                  modelId: p.modelId,
+                  receivedBytes: p.receivedBytes,
+                  totalBytes: p.totalBytes,
+                },
+              });
+          }),
+        ];
+        return () => {
+          for (const off of offs) off();
+          if (agentRefreshTimer) clearTimeout(agentRefreshTimer);
+          if (eventsTimer) clearTimeout(eventsTimer);
+          agentRefreshTimer = eventsTimer = null;
+        };
+      },
+
+      setOpen(open) {
+        set({ open });
+      },
+
+      async loadRuns(scenarioId) {
+        if (scenarioId !== get().scenarioId) set({ scenarioId, runs: [], runsLoaded: false });
+        const runs = await guarded('Could not list the runs', () =>
+          api.runs.list(scenarioId ? { scenarioId } : {}),
+        );
+        if (runs && get().scenarioId === scenarioId)
+          set({
+            runs: [...runs].sort((a, b) => b.createdAt.localeCompare(a.createdAt)),
+            runsLoaded: true,
+          });
+      },
+
+      async loadModels() {
+        const [local, catalog, hw] = await Promise.all([
+          guarded('Could not list the local models', () => api.models.local({})),
+          guarded('Could not read the model catalog', () => api.models.catalog({})),
+          api.models.hardware({}).catch(() => null),
+        ]);
+        set({
+          models: {
+            dir: local?.modelsDir ?? '',
+            local: local?.models ?? [],
+            catalog: catalog ?? [],
+            recommendation: hw?.recommendation ?? null,
+            loaded: true,
+          },
+        });
+      },
+
+      async downloadModel(modelId) {
+        set({ download: { modelId, receivedBytes: 0, totalBytes: 0 } });
+        try {
+          const model = await api.models.download({ modelId });
+          set((s) => ({
+            models: {
+              ...s.models,
+              local: [...s.models.local.filter((m) => m.path !== model.path), model],
+            },
+          }));
+          return model;
+        } catch (err) {
+          deps.reportError('The download did not finish', err);
+          return null;
+        } finally {
+          set({ download: null });
+        }
+      },
+
+      async cancelDownload() {
+        const d = get().download;
+        if (d) await guarded('Could not cancel', () => api.models.cancelDownload(d));
+      },
+
+      async useModelFromDisk(path) {
+        const model = await guarded(`Cannot use ${path}`, () =>
+          api.models.useFromDisk({ path: path.trim() }),
+        );
+        if (!model) return null;
+        set((s) => ({
+          models: {
+            ...s.models,
+            local: [...s.models.local.filter((m) => m.path !== model.path), model],
+          },
+        }));
+        return model;
+      },
+
+      async startRun(opts) {
+        set({ pending: 'Loading the models…' });
+        try {
+          const summary = await guarded('Could not start the run', () =>
+            api.runs.create({
+              scenario: opts.scenario,
+              scenarioId: opts.scenarioId,
+              name: opts.name || undefined,
+              chatModelPath: opts.chatModelPath,
+              embeddingModelPath: opts.embeddingModelPath,
+              startTime: opts.startTime || undefined,
+              conditions: opts.conditions,
+            }),
+          );
+          if (!summary) return false;
+          await watch(summary, null);
+          if (opts.playAt !== null) {
+            set({ speed: opts.playAt });
+            await get().play();
+          }
+          return true;
+        } finally {
+          set({ pending: null });
+        }
+      },
+
+      async openRun(runId) {
+        if (
+          get().runId === runId &&
+          get().summary?.status !== 'stored' &&
+          get().summary?.status !== 'crashed'
+        ) {
+          set({ open: true });
+          return;
+        }
+        set({ pending: 'Opening the run…' });
+        try {
+          const opened = await guarded('Could not open the run', () => api.runs.open({ runId }));
+          if (opened) await watch(opened.summary, opened.frame);
+        } finally {
+          set({ pending: null });
+        }
+      },
+
+      async closeRun() {
+        const runId = get().runId;
+        if (!runId) return;
+        const summary = await guarded('Could not close the run', () => api.runs.close({ runId }));
+        if (summary) upsertSummary(summary);
+        set({
+          runId: null,
+          summary: null,
+          frame: null,
+          liveFrame: null,
+          timeline: null,
+          agent: null,
+        });
+      },
+
+      async play() {
+        const runId = get().runId;
+        if (!runId) return;
+        if (get().viewStep !== null) set({ viewStep: null, frame: get().liveFrame });
+        await guarded('Could not play the run', () =>
+          api.runs.play({ runId, stepsPerSecond: get().speed }),
+        );
+      },
+
+      async pause() {
+        const runId = get().runId;
+        if (!runId) return;
+        const frame = await guarded('Could not pause the run', () => api.runs.pause({ runId }));
+        if (frame && get().runId === runId) {
+          set((s) => ({
+            liveFrame: frame,
+            frame: s.viewStep === null ? frame : s.frame,
+            timeline: growTimeline(s.timeline, frame.step),
+          }));
+          void get().loadTimeline();
+        }
+      },
+
+      async togglePlay() {
+        if (get().summary?.status === 'running') await get().pause();
+        else await get().play();
+      },
+
+      async stepOnce(steps = 1) {
+        const runId = get().runId;
+        if (!runId || get().pending) return;
+        if (get().summary?.status === 'running') await get().pause();
+        set({ pending: 'Stepping…', viewStep: null });
+        try {
+          const frame = await guarded('Could not step the run', () =>
+            api.runs.step({ runId, steps }),
+          );
+          if (frame && get().runId === runId)
+            set((s) => ({
+              liveFrame: frame,
+              frame,
+              timeline: growTimeline(s.timeline, frame.step),
+            }));
+        } finally {
+          set({ pending: null });
+        }
+        void get().refreshAgent();
+      },
+
+      async setSpeed(stepsPerSecond) {
+        set({ speed: stepsPerSecond });
+        if (get().summary?.status === 'running') await get().play();
+      },
+
+      async scrub(step) {
+        const runId = get().runId;
+        if (!runId) return;
+        const live = get().liveFrame;
+        if (step === null || (live && step >= live.step)) {
+          scrubSeq++;
+          set({ viewStep: null, frame: live });
+          return;
+        }
+        const seq = ++scrubSeq;
+        set({ viewStep: step });
+        const frame = await guarded(`Could not rebuild step ${step}`, () =>
+          api.runs.frame({ runId, step }),
+        );
+        if (frame && seq === scrubSeq && get().runId === runId) set({ frame });
+      },
+
+      async fork(step, name) {
+        const runId = get().runId;
+        if (!runId) return;
+        set({ pending: 'Forking…' });
+        try {
+          const summary = await guarded('Could not fork the run', () =>
+            api.runs.fork({ runId, step, name }),
+          );
+          if (summary) {
+            await watch(summary, null);
+            deps.showToast(`Forked “${summary.name}” from step ${summary.parent?.step ?? step}.`);
+          }
+        } finally {
+          set({ pending: null });
+        }
+      },
+
+      async deleteRun(runId) {
+        const ok = await guarded('Could not delete the run', () => api.runs.delete({ runId }));
+        if (!ok) return;
+        await deps.bookmarks.removeRun(runId).catch(() => undefined);
+        set((s) => ({ runs: s.runs.filter((r) => r.id !== runId) }));
+        if (get().runId === runId)
+          set({ runId: null, summary: null, frame: null, liveFrame: null, timeline: null });
+      },
+
+      async exportRun(runId) {
+        const zip = await guarded('Could not export the run', () => api.runs.export({ runId }));
+        return zip ? { fileName: zip.fileName, bytes: fromBase64(zip.data) } : null;
+      },
+
+      async selectAgent(agentId) {
+        set({
+          selectedAgentId: agentId,
+          agent: null,
+          agentError: null,
+          interview: agentId ? { agentId, lines: [] } : null,
+        });
+        if (agentId) await get().refreshAgent();
+      },
+
+      setFollow(follow) {
+        set({ follow });
+      },
+
+      async refreshAgent() {
+        const { runId, selectedAgentId } = get();
+        if (!runId || !selectedAgentId) return;
+        lastAgentRefresh = Date.now();
+        const seq = ++agentSeq;
+        try {
+          const agent = await api.runs.agent({ runId, agentId: selectedAgentId });
+          if (seq === agentSeq && get().selectedAgentId === selectedAgentId)
+            set({ agent, agentError: null });
+        } catch (err) {
+          if (seq === agentSeq) set({ agentError: message(err) });
+        }
+      },
+
+      async ask(question, remember) {
+        const { runId, interview } = get();
+        if (!runId || !interview || !question.trim()) return;
+        const agentId = interview.agentId;
+        const push = (line: ChatLine) =>
+          set((s) =>
+            s.interview?.agentId === agentId
+              ? { interview: { agentId, lines: [...s.interview.lines, line] } }
+              : {},
+          );
+        push({ from: 'user', text: question.trim(), remembered: remember });
+        set({ pending: 'Waiting for an answer…' });
+        try {
+          const res = await guarded('The interview failed', () =>
+            api.runs.interview({ runId, agentId, question: question.trim(), remember }),
+          );
+          if (res) push({ from: 'agent', text: res.answer });
+        } finally {
+          set({ pending: null });
+        }
+        if (remember) {
+          void get().loadEvents();
+          void get().refreshAgent();
+        }
+      },
+
+      async whisper(text) {
+        const agentId = get().selectedAgentId;
+        if (!agentId || !text.trim()) return false;
+        return intervene({ name: 'whisper', args: { agentId, text: text.trim() } });
+      },
+
+      async setObjectState(address, state) {
+        if (!state.trim()) return false;
+        return intervene({ name: 'setObjectState', args: { address, state: state.trim() } });
+      },
+
+      async loadEvents() {
+        const runId = get().runId;
+        if (!runId) return;
+        if (eventsCursor.runId !== runId) eventsCursor = { runId, step: -2 };
+        const fromStep = eventsCursor.step + 1;
+        const events = await guarded('Could not read the event log', () =>
+          api.runs.events({ runId, fromStep, types: PANEL_EVENT_TYPES, limit: 10_000 }),
+        );
+        if (!events || get().runId !== runId || eventsCursor.runId !== runId) return;
+        // Re-read the last step next time: it may still gain lines (an interview mid-step).
+        const last = events.at(-1)?.step;
+        if (last !== undefined) eventsCursor = { runId, step: Math.max(-2, last - 1) };
+        const fresh = eventEntries(events);
+        set((s) => ({
+          events: [...s.events.filter((x) => x.step < fromStep), ...fresh].slice(
+            -EVENT_PANEL_LIMIT,
+          ),
+        }));
+      },
+
+      async loadTimeline() {
+        const runId = get().runId;
+        if (!runId) return;
+        const timeline = await guarded('Could not read the timeline', () =>
+          api.runs.timeline({ runId }),
+        );
+        if (timeline && get().runId === runId)
+          set((s) => ({
+            timeline: {
+              ...timeline,
+              steps: Math.max(timeline.steps, s.liveFrame?.step ?? 0),
+            },
+          }));
+      },
+
+      async loadStats() {
+        const runId = get().runId;
+        if (!runId) return;
+        const stats = await guarded('Could not compute the charts', () =>
+          api.runs.stats({ runId }),
+        );
+        if (stats && get().runId === runId) set({ stats });
+      },
+
+      async addBookmark(label) {
+        const { runId, frame } = get();
+        if (!runId || !frame) return;
+        const bookmark = await guarded('Could not save the bookmark', () =>
+          deps.bookmarks.add(runId, frame.step, label),
+        );
+        if (bookmark && get().runId === runId)
+          set((s) => ({
+            bookmarks: [...s.bookmarks, bookmark].sort((a, b) => a.step - b.step || a.id - b.id),
+          }));
+      },
+
+      async removeBookmark(id) {
+        await guarded('Could not remove the bookmark', () => deps.bookmarks.remove(id));
+        set((s) => ({ bookmarks: s.bookmarks.filter((b) => b.id !== id) }));
+      },
+
+      async join(as) {
+        const runId = get().runId;
+        if (!runId) return false;
+        const res = await guarded('Could not join the town', () =>
+          api.runs.join({
+            runId,
+            as: as.mode === 'new' ? { ...as, lastName: as.lastName ?? '' } : as,
+          }),
+        );
+        if (!res) return false;
+        set({ resident: { agentId: res.agentId, lines: [] } });
+        const frame = await api.runs.frame({ runId }).catch(() => null);
+        if (frame && get().runId === runId && get().viewStep === null)
+          set({ liveFrame: frame, frame });
+        return true;
+      },
+
+      async moveResident(x, y) {
+        const { runId, resident } = get();
+        if (!runId || !resident) return;
+        const res = await guarded('Could not walk there', () =>
+          api.runs.moveResident({ runId, agentId: resident.agentId, x, y }),
+        );
+        if (res && !res.reachable) deps.showToast('That spot cannot be reached from here.');
+      },
+
+      async nudgeResident(dx, dy) {
+        const { resident, liveFrame } = get();
+        const me = liveFrame?.agents.find((a) => a.id === resident?.agentId);
+        if (!me) return;
+        await get().moveResident(Math.max(0, me.x + dx), Math.max(0, me.y + dy));
+      },
+
+      async say(toAgentId, text) {
+        const { runId, resident } = get();
+        if (!runId || !resident || !text.trim()) return;
+        const agentId = resident.agentId;
+        const push = (line: ChatLine) =>
+          set((s) =>
+            s.resident?.agentId === agentId
+              ? { resident: { agentId, lines: [...s.resident.lines, line] } }
+              : {},
+          );
+        push({ from: 'user', text: text.trim() });
+        set({ pending: 'Waiting for a reply…' });
+        try {
+          const res = await guarded('They did not answer', () =>
+            api.runs.say({ runId, agentId, toAgentId, text: text.trim() }),
+          );
+          if (res) push({ from: 'agent', text: res.reply });
+        } finally {
+          set({ pending: null });
+        }
+      },
+
+      async leave() {
+        const { runId, resident } = get();
+        if (!runId || !resident) return;
+        await guarded('Could not leave the town', () =>
+          api.runs.leave({ runId, agentId: resident.agentId }),
+        );
+        set({ resident: null });
+      },
+    };
+
+    async function intervene(intervention: InterventionRequest): Promise<boolean> {
+      const runId = runIdOrThrow();
+      const res = await guarded(`Could not apply ${intervention.name}`, () =>
+        api.runs.intervene({ runId, intervention }),
+      );
+      if (!res) return false;
+      if (!res.ok) {
+        deps.reportError(`${intervention.name} was refused`, { message: res.error ?? '' });
+        return false;
+      }
+      void get().loadEvents();
+      if (intervention.name === 'setObjectState') {
+        const frame = await api.runs.frame({ runId }).catch(() => null);
+        if (frame && get().runId === runId)
+          set((s) => ({ liveFrame: frame, frame: s.viewStep === null ? frame : s.frame }));
+      } else void get().refreshAgent();
+      return true;
+    }
+  });
+  return store;
+}
