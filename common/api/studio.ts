@@ -7,6 +7,7 @@ import { scenarioShape } from '../scenario/schema';
 import { issueSchema } from './protocol';
 import type { ClientOf, Contract } from './contract';
 import { runsEvents, runsMethods } from './runs';
+import { interopMethods } from './interop';
 
 /** Packs travel as base64 so one JSON protocol serves every transport. */
 const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'expected base64 data');
@@ -136,6 +137,7 @@ export const coreMethods = {
     input: z.object({ name: z.string().min(1).max(260) }),
     output: z.object({}),
   },
+  ...interopMethods,
 } as const;
 
 export const coreEvents = {

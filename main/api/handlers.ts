@@ -18,6 +18,7 @@ import {
   useModelFromDisk,
 } from '../models/manager';
 import { ModelError } from '../models/errors';
+import { createInteropHandlers } from './interop';
 
 export interface StudioHandlerOptions {
   /** Folder holding one unpacked pack per built-in template (templates/<id>/). */
@@ -154,5 +155,6 @@ export function createStudioHandlers(
       await modelCall(() => deleteLocalModel(modelsDir, name));
       return {};
     },
+    ...createInteropHandlers(),
   };
 }
