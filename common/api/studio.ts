@@ -8,6 +8,8 @@ import { issueSchema } from './protocol';
 import type { ClientOf, Contract } from './contract';
 import { runsEvents, runsMethods } from './runs';
 import { interopMethods } from './interop';
+import { settingsMethods } from './settings';
+import { desktopEvents, desktopMethods } from './desktop';
 
 /** Packs travel as base64 so one JSON protocol serves every transport. */
 const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'expected base64 data');
@@ -137,11 +139,14 @@ export const coreMethods = {
     input: z.object({ name: z.string().min(1).max(260) }),
     output: z.object({}),
   },
+  ...settingsMethods,
+  ...desktopMethods,
   ...interopMethods,
 } as const;
 
 export const coreEvents = {
   'models.onDidDownloadProgress': downloadProgressSchema,
+  ...desktopEvents,
 } as const;
 
 export const coreContract = { methods: coreMethods, events: coreEvents } satisfies Contract;

@@ -19,6 +19,8 @@ import {
 } from '../models/manager';
 import { ModelError } from '../models/errors';
 import { createInteropHandlers } from './interop';
+import { createSettingsHandlers } from './settings';
+import type { OpenPackRequest } from '../../common/api/desktop';
 
 export interface StudioHandlerOptions {
   /** Folder holding one unpacked pack per built-in template (templates/<id>/). */
@@ -29,6 +31,10 @@ export interface StudioHandlerOptions {
   version: string;
   /** Injected for tests (a local server stands in for Hugging Face). */
   fetch?: typeof fetch;
+  /** Where settings.json lives (the default data folder); defaults to `dataDir`. */
+  settingsDir?: string;
+  /** Packs the OS asked the desktop app to open (main/app); web mode has none. */
+  openRequests?: { take(): OpenPackRequest[] };
 }
 
 /** Emits a contract event; supplied by the serving layer. */
@@ -156,5 +162,10 @@ export function createStudioHandlers(
       return {};
     },
     ...createInteropHandlers(),
+    ...createSettingsHandlers({
+      homeDir: opts.settingsDir ?? opts.dataDir,
+      activeDataDir: opts.dataDir,
+    }),
+    'shell.takeOpenRequests': async () => opts.openRequests?.take() ?? [],
   };
 }

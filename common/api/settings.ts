@@ -1,0 +1,66 @@
+/**
+ * Studio settings (`settings.*`): where data lives, how many inference threads, GPU on/off and
+ * the default models. Stored as `settings.json` in the studio's home data folder and validated
+ * on every read, so a hand-edited or damaged file falls back to defaults with a notice.
+ */
+import { z } from 'zod';
+
+/** The most inference threads a user may ask for; more never helps on a laptop. */
+export const MAX_THREADS = 64;
+
+/** Each setting's rule, without defaults (so a partial update names only what it changes). */
+const settingFields = {
+  /**
+   * Where models/ and runs/ live; null = the default data folder. Read at startup, so a
+   * change takes effect after a restart (settings.json itself never moves).
+   */
+  dataFolder: z
+    .string()
+    .max(4096)
+    .regex(/^(\/|[A-Za-z]:[\\/]|\\\\)/, 'expected an absolute folder path')
+    .nullable(),
+  /** Inference threads; null = automatic (all free cores, capped). */
+  threads: z.number().int().min(1).max(MAX_THREADS).nullable(),
+  /** Use a GPU when one is found (false = CPU only). */
+  gpu: z.boolean(),
+  /** Default chat model (a GGUF file) for new runs; null = none chosen. */
+  chatModelPath: z.string().min(1).max(4096).nullable(),
+  /** Default embedding model (a folder) for new runs; null = none chosen. */
+  embeddingModelPath: z.string().min(1).max(4096).nullable(),
+};
+
+export const studioSettingsSchema = z.object({
+  dataFolder: settingFields.dataFolder.default(null),
+  threads: settingFields.threads.default(null),
+  gpu: settingFields.gpu.default(true),
+  chatModelPath: settingFields.chatModelPath.default(null),
+  embeddingModelPath: settingFields.embeddingModelPath.default(null),
+});
+export type StudioSettings = z.infer<typeof studioSettingsSchema>;
+
+/** The settings as the studio sees them now, and what they mean on this machine. */
+export const settingsStateSchema = z.object({
+  settings: studioSettingsSchema,
+  /** The settings.json file. */
+  file: z.string(),
+  /** The data folder in use by this process (a changed dataFolder applies after a restart). */
+  activeDataFolder: z.string(),
+  /** The data folder used when `dataFolder` is null. */
+  defaultDataFolder: z.string(),
+  /** True when saved settings differ from what this process started with. */
+  restartRequired: z.boolean(),
+  /** Threads an automatic setting resolves to right now. */
+  autoThreads: z.number().int(),
+  /** Why the stored file was not used (unreadable, invalid JSON, schema violation), if so. */
+  notice: z.string().nullable(),
+});
+export type SettingsState = z.infer<typeof settingsStateSchema>;
+
+export const settingsMethods = {
+  'settings.get': { input: z.object({}), output: settingsStateSchema },
+  /** Saves the given fields (the rest keep their values) and answers the new state. */
+  'settings.set': {
+    input: z.object(settingFields).partial().strict(),
+    output: settingsStateSchema,
+  },
+} as const;

@@ -1,0 +1,204 @@
+/**
+ * Studio settings on disk: `<home data folder>/settings.json`, validated with the contract's
+ * zod schema. A missing file means defaults; a damaged one (unreadable, bad JSON, a field out
+ * of range) also means defaults, plus a notice that names the file and the field — never a
+ * crash, and the damaged file is kept beside the new one when the user saves over it.
+ *
+ * The home folder is fixed (defaultDataDir(): SIMULACRA_DATA_DIR or the platform's folder);
+ * `dataFolder` inside it redirects models/ and runs/ from the next start on.
+ */
+import { constants, readFileSync } from 'node:fs';
+import { access, copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Handlers } from '../../common/api/contract';
+import { ApiError } from '../../common/api/protocol';
+import {
+  settingsMethods,
+  studioSettingsSchema,
+  type SettingsState,
+  type StudioSettings,
+} from '../../common/api/settings';
+import { formatPath } from '../../common/scenario/errors';
+import { freeCores, resolveThreads } from '../models/llama/threads';
+
+export const SETTINGS_FILE = 'settings.json';
+
+/**
+ * Automatic threads stop here: past ~8 threads llama.cpp decoding gains little on laptop
+ * CPUs, and the window and the embedder need cores too.
+ */
+export const AUTO_THREAD_CAP = 8;
+
+export interface LoadedSettings {
+  settings: StudioSettings;
+  /** Why the file on disk was not used, or null when it was (or there was none). */
+  notice: string | null;
+}
+
+export function defaultSettings(): StudioSettings {
+  return studioSettingsSchema.parse({});
+}
+
+/** Parses settings.json's text; `file` names it in the notice. Pure. */
+export function parseSettings(text: string, file: string): LoadedSettings {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    return {
+      settings: defaultSettings(),
+      notice: `${file} is not valid JSON (${(err as Error).message}); using default settings.`,
+    };
+  }
+  const parsed = studioSettingsSchema.safeParse(json);
+  if (parsed.success) return { settings: parsed.data, notice: null };
+  const issues = parsed.error.issues
+    .map((i) => `${formatPath(i.path) || '(top level)'}: ${i.message}`)
+    .join('; ');
+  return {
+    settings: defaultSettings(),
+    notice: `${file} has invalid settings (${issues}); using default settings.`,
+  };
+}
+
+function unreadable(file: string, err: unknown): LoadedSettings {
+  return {
+    settings: defaultSettings(),
+    notice: `${file} could not be read (${(err as Error).message}); using default settings.`,
+  };
+}
+
+/** Reads the settings in `homeDir` (defaults when there are none). Never throws. */
+export async function loadSettings(homeDir: string): Promise<LoadedSettings> {
+  const file = join(homeDir, SETTINGS_FILE);
+  try {
+    return parseSettings(await readFile(file, 'utf8'), file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      return { settings: defaultSettings(), notice: null };
+    return unreadable(file, err);
+  }
+}
+
+/** The same, synchronously: for app startup, before anything else reads the data folder. */
+export function loadSettingsSync(homeDir: string): LoadedSettings {
+  const file = join(homeDir, SETTINGS_FILE);
+  try {
+    return parseSettings(readFileSync(file, 'utf8'), file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      return { settings: defaultSettings(), notice: null };
+    return unreadable(file, err);
+  }
+}
+
+/**
+ * Writes settings atomically (temp file + rename), so a crash mid-write leaves the old file
+ * whole. When the file on disk was damaged, it is kept as settings.json.bak first.
+ */
+export async function saveSettings(
+  homeDir: string,
+  settings: StudioSettings,
+  opts: { keepDamaged?: boolean } = {},
+): Promise<void> {
+  const file = join(homeDir, SETTINGS_FILE);
+  await mkdir(homeDir, { recursive: true });
+  if (opts.keepDamaged) await copyFile(file, `${file}.bak`).catch(() => undefined);
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(studioSettingsSchema.parse(settings), null, 2)}\n`);
+  await rename(tmp, file);
+}
+
+/** The data folder the settings in `homeDir` select (models/ and runs/ live there). */
+export function dataFolderFrom(homeDir: string, settings: StudioSettings): string {
+  return settings.dataFolder ?? homeDir;
+}
+
+/** The data folder to use for this process: read once at startup. */
+export function activeDataFolderSync(homeDir: string): { dataDir: string; notice: string | null } {
+  const { settings, notice } = loadSettingsSync(homeDir);
+  return { dataDir: dataFolderFrom(homeDir, settings), notice };
+}
+
+/** Threads an automatic setting means now: the free cores, at most AUTO_THREAD_CAP. */
+export function autoThreads(): number {
+  return Math.min(freeCores(), AUTO_THREAD_CAP);
+}
+
+export interface InferenceSettings {
+  /** Threads for node-llama-cpp: the chosen count clamped to the free cores, or automatic. */
+  threads: number;
+  /** node-llama-cpp's gpu option: 'auto' detects one, false forces the CPU. */
+  gpu: 'auto' | false;
+}
+
+/** What a run's model providers should use, from the settings. Pure but for the core count. */
+export function inferenceFrom(settings: StudioSettings): InferenceSettings {
+  return {
+    threads: settings.threads === null ? autoThreads() : resolveThreads(settings.threads),
+    gpu: settings.gpu ? 'auto' : false,
+  };
+}
+
+/**
+ * For the runs backend: the inference threads and GPU mode the user chose, read fresh from
+ * `homeDir` (so a change applies to the next run without a restart).
+ */
+export async function readInferenceSettings(homeDir: string): Promise<InferenceSettings> {
+  return inferenceFrom((await loadSettings(homeDir)).settings);
+}
+
+export interface SettingsHandlerOptions {
+  /** Where settings.json lives (the default data folder). */
+  homeDir: string;
+  /** The data folder this process uses. */
+  activeDataDir: string;
+}
+
+/** `settings.get` / `settings.set`. Saves are queued so two quick edits never race. */
+export function createSettingsHandlers(
+  opts: SettingsHandlerOptions,
+): Handlers<{ methods: typeof settingsMethods; events: Record<never, never> }> {
+  let queue: Promise<unknown> = Promise.resolve();
+  const file = join(opts.homeDir, SETTINGS_FILE);
+
+  function state(loaded: LoadedSettings): SettingsState {
+    return {
+      settings: loaded.settings,
+      file,
+      activeDataFolder: opts.activeDataDir,
+      defaultDataFolder: opts.homeDir,
+      restartRequired: dataFolderFrom(opts.homeDir, loaded.settings) !== opts.activeDataDir,
+      autoThreads: autoThreads(),
+      notice: loaded.notice,
+    };
+  }
+
+  async function checkWritable(folder: string): Promise<void> {
+    try {
+      await mkdir(folder, { recursive: true });
+      await access(folder, constants.W_OK);
+    } catch (err) {
+      throw new ApiError({
+        code: 'rejected',
+        message: `dataFolder: cannot use ${folder} (${(err as Error).message})`,
+        issues: [{ path: 'dataFolder', message: 'the folder cannot be created or written' }],
+      });
+    }
+  }
+
+  return {
+    'settings.get': async () => state(await loadSettings(opts.homeDir)),
+    'settings.set': (patch) => {
+      const run = queue.then(async () => {
+        const current = await loadSettings(opts.homeDir);
+        const next = studioSettingsSchema.parse({ ...current.settings, ...patch });
+        if (patch.dataFolder) await checkWritable(patch.dataFolder);
+        await saveSettings(opts.homeDir, next, { keepDamaged: current.notice !== null });
+        return state({ settings: next, notice: null });
+      });
+      queue = run.catch(() => undefined);
+      return run;
+    },
+  };
+}
