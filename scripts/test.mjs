@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm test`: typecheck → lint → unit (vitest) → e2e (Playwright, web mode in Chromium).
+ * `npm test`: typecheck → lint → format → Electron security lint (scripts/electron-security.mjs)
+ * → unit (vitest) → e2e (Playwright, web mode in Chromium).
  * Every stage runs even when an earlier one fails, so one run shows everything that is wrong.
  * The last line is `N passed, N failed`, summing unit and e2e tests (CI reads it).
  */
@@ -30,6 +31,12 @@ const stages = [];
 stages.push(['typecheck', run('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'])]);
 stages.push(['lint', run('lint', 'npx', ['eslint', '.'])]);
 stages.push(['format', run('format', 'npx', ['prettier', '--check', '.'])]);
+stages.push([
+  'electron security',
+  run('electron security lint (electronegativity, offline)', 'node', [
+    'scripts/electron-security.mjs',
+  ]),
+]);
 
 const unitJson = `${results}/unit.json`;
 rmSync(unitJson, { force: true });

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { isIPv4 } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { clientMessageSchema, type ServerMessage } from '../../common/api/protocol';
 import type { ServedApi } from '../api/serve';
@@ -54,7 +55,8 @@ export const CONTENT_SECURITY_POLICY =
 
 /** True when `host` is a loopback address. */
 export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host) || host.startsWith('127.');
+  // Only a literal 127.x.x.x address: a host *name* such as 127.evil.example resolves anywhere.
+  return LOOPBACK.has(host) || (isIPv4(host) && host.startsWith('127.'));
 }
 
 function tokenMatches(given: string | null, expected: string): boolean {
