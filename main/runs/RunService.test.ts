@@ -1,0 +1,319 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
+import { serveApi } from '../api/serve';
+import type { InputOf, OutputOf } from '../../common/api/contract';
+import { runsContract, type RunsContract } from '../../common/api/runs';
+import { HashEmbedder, ScriptedModel } from '../engine/testing/ScriptedModel';
+import { buildTestScenario } from '../engine/testing/testTown';
+import { townScript } from '../engine/testing/townScript';
+import type { ModelLoader } from './modelCache';
+import { RunService } from './RunService';
+import { LOCK_FILE } from './runFolder';
+
+type Method = keyof RunsContract['methods'];
+type Event = { event: string; payload: Record<string, unknown> };
+
+/** A service over a fresh data folder with the scripted model double, served as the API is. */
+function setup(opts: { snapshotEverySteps?: number; pid?: number; dataDir?: string } = {}) {
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'runs-svc-'));
+  const events: Event[] = [];
+  const loaded: string[] = [];
+  const loader: ModelLoader = {
+    chat: async (file) => {
+      if (file.endsWith('missing.gguf')) throw new Error(`no model file at ${file}`);
+      loaded.push(file);
+      return new ScriptedModel(townScript());
+    },
+    embedding: async (folder) => {
+      loaded.push(folder);
+      return new HashEmbedder();
+    },
+  };
+  // eslint-disable-next-line prefer-const -- the emitter needs the served API, built after it
+  let api: ReturnType<typeof serveApi>;
+  const service = new RunService({
+    dataDir,
+    models: loader,
+    emit: (event, payload) => api.emit(event, payload),
+    snapshotEverySteps: opts.snapshotEverySteps ?? 5,
+    pid: opts.pid,
+  });
+  api = serveApi(runsContract, service.handlers());
+  api.onEvent((event, payload) =>
+    events.push({ event, payload: payload as Record<string, unknown> }),
+  );
+  const call = async <K extends Method>(
+    method: K,
+    input: InputOf<RunsContract, K>,
+  ): Promise<OutputOf<RunsContract, K>> => {
+    const r = await api.dispatch(method, input);
+    if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
+    return r.output as OutputOf<RunsContract, K>;
+  };
+  services.push(service);
+  return { dataDir, events, loaded, service, call };
+}
+
+const services: RunService[] = [];
+afterEach(async () => {
+  await Promise.all(services.splice(0).map((s) => s.dispose()));
+});
+
+const createInput = (
+  extra: Partial<InputOf<RunsContract, 'runs.create'>> = {},
+): InputOf<RunsContract, 'runs.create'> => ({
+  scenario: buildTestScenario(),
+  scenarioId: 'doc-1',
+  chatModelPath: '/models/chat.gguf',
+  embeddingModelPath: '/models/embed',
+  ...extra,
+});
+
+function unzip(data: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(data, { lazyEntries: true }, (err, zip) => {
+      if (err) return reject(err);
+      const out = new Map<string, Buffer>();
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (e, stream) => {
+          if (e) return reject(e);
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            out.set(entry.fileName, Buffer.concat(chunks));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('end', () => resolve(out));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
+describe('RunService (scripted model)', () => {
+  it('creates a live run, steps it, moves people and reports each step', async () => {
+    const { call, events, dataDir } = setup();
+    const summary = await call('runs.create', createInput({ name: 'Morning' }));
+    expect(summary).toMatchObject({
+      name: 'Morning',
+      scenarioName: 'Town',
+      scenarioId: 'doc-1',
+      status: 'paused',
+      steps: 0,
+      startClock: 'Monday February 13, 2023, 10:00',
+      parent: null,
+    });
+    const dir = path.join(dataDir, 'runs', summary.id);
+    expect(JSON.parse(readFileSync(path.join(dir, LOCK_FILE), 'utf8')).pid).toBe(process.pid);
+    expect(events.map((e) => e.payload.status)).toEqual(['loading', 'paused']);
+
+    const start = await call('runs.frame', { runId: summary.id });
+    expect(start.step).toBe(0);
+    const after = await call('runs.step', { runId: summary.id, steps: 6 });
+    expect(after.step).toBe(6);
+    expect(after.clock).toBe('Monday February 13, 2023, 10:06');
+    // People walked to their chosen places and are doing something.
+    const moved = after.agents.filter(
+      (a: { id: string; x: number; y: number }) =>
+        start.agents.find((b: { id: string }) => b.id === a.id)!.x !== a.x ||
+        start.agents.find((b: { id: string }) => b.id === a.id)!.y !== a.y,
+    );
+    expect(moved.length).toBeGreaterThan(0);
+    expect(after.agents.every((a: { action: string }) => a.action !== 'idle')).toBe(true);
+
+    const steps = events.filter((e) => e.event === 'runs.onDidStep');
+    expect(steps.map((e) => (e.payload.frame as { step: number }).step)).toEqual([
+      1, 2, 3, 4, 5, 6,
+    ]);
+    const rates = steps.at(-1)!.payload.rates as Record<string, number>;
+    expect(rates.stepsPerSecond).toBeGreaterThan(0);
+    expect(rates.tokensPerSecond).toBeGreaterThan(0);
+    expect(rates.realSecondsPerGameHour).toBeGreaterThan(0);
+    expect(steps.some((e) => (e.payload.chats as unknown[]).length > 0)).toBe(true);
+
+    const listed = await call('runs.list', {});
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ id: summary.id, status: 'paused', steps: 6 });
+    expect(listed[0].calls).toBeGreaterThan(0);
+    expect(listed[0].tokens).toBeGreaterThan(0);
+  });
+
+  it('a whisper is applied and shows in the step event and the log', async () => {
+    const { call, events } = setup();
+    const { id } = await call('runs.create', createInput());
+    await call('runs.step', { runId: id, steps: 1 });
+    const r = await call('runs.intervene', {
+      runId: id,
+      intervention: {
+        name: 'whisper',
+        args: { agentId: 'cy', text: 'You want to host a picnic.' },
+      },
+    });
+    expect(r.ok).toBe(true);
+    await call('runs.step', { runId: id, steps: 1 });
+    const applied = events
+      .filter((e) => e.event === 'runs.onDidStep')
+      .flatMap((e) => e.payload.interventions as { name: string; ok: boolean }[]);
+    expect(applied).toEqual([{ name: 'whisper', ok: true }]);
+    const steps = await call('runs.events', { runId: id, types: ['step'] });
+    expect(steps[1].interventions).toMatchObject([
+      { name: 'whisper', ok: true, args: { agentId: 'cy' } },
+    ]);
+    const bad = await call('runs.intervene', {
+      runId: id,
+      intervention: { name: 'whisper', args: { agentId: 'nobody', text: 'hi' } },
+    }).catch((e: Error & { code: string }) => e);
+    expect(bad).toMatchObject({
+      code: 'not-found',
+      message: 'no agent "nobody" in run "' + id + '"',
+    });
+  });
+
+  it('interviews an agent without advancing time', async () => {
+    const { call } = setup();
+    const { id } = await call('runs.create', createInput());
+    await call('runs.step', { runId: id, steps: 2 });
+    const { answer } = await call('runs.interview', {
+      runId: id,
+      agentId: 'ada',
+      question: 'What are you doing today?',
+    });
+    expect(typeof answer).toBe('string');
+    expect(answer.length).toBeGreaterThan(0);
+    expect((await call('runs.frame', { runId: id })).step).toBe(2);
+    const logged = await call('runs.events', { runId: id, types: ['interview'] });
+    expect(logged).toMatchObject([{ agentId: 'ada', question: 'What are you doing today?' }]);
+  });
+
+  it('plays at a capped pace, and pause stops after the current step', async () => {
+    const { call, events } = setup();
+    const { id } = await call('runs.create', createInput());
+    await call('runs.play', { runId: id, stepsPerSecond: 20 });
+    await new Promise((r) => setTimeout(r, 400));
+    const frame = await call('runs.pause', { runId: id });
+    // 20 steps/s for 0.4 s: a handful of steps, never far beyond the cap.
+    expect(frame.step).toBeGreaterThan(1);
+    expect(frame.step).toBeLessThanOrEqual(10);
+    const stepEvents = events.filter((e) => e.event === 'runs.onDidStep');
+    expect((stepEvents.at(-1)!.payload.frame as { step: number }).step).toBe(frame.step);
+    await new Promise((r) => setTimeout(r, 150));
+    expect((await call('runs.frame', { runId: id })).step).toBe(frame.step);
+    const statuses = events
+      .filter((e) => e.event === 'runs.onDidChangeStatus')
+      .map((e) => e.payload.status);
+    expect(statuses).toEqual(['loading', 'paused', 'running', 'paused']);
+  });
+
+  it('keeps the models loaded across runs that use the same files', async () => {
+    const { call, service } = setup();
+    await call('runs.create', createInput());
+    await call('runs.create', createInput());
+    expect(service.modelLoads).toEqual({ chat: 1, embedding: 1 });
+    await call('runs.create', createInput({ chatModelPath: '/models/other.gguf' }));
+    expect(service.modelLoads).toEqual({ chat: 2, embedding: 1 });
+    // Only one run is live: creating a new one stored the others.
+    const statuses = (await call('runs.list', {})).map((s: { status: string }) => s.status).sort();
+    expect(statuses).toEqual(['paused', 'stored', 'stored']);
+  });
+
+  it('forks from the latest snapshot at or before a step and lists the parent', async () => {
+    const { call } = setup({ snapshotEverySteps: 5 });
+    const { id } = await call('runs.create', createInput());
+    await call('runs.step', { runId: id, steps: 12 });
+    const timeline = await call('runs.timeline', { runId: id });
+    expect(timeline).toMatchObject({ steps: 12, secondsPerStep: 60, snapshots: [0, 5, 10] });
+    expect(timeline.hours).toEqual([{ step: 0, clock: 'Monday February 13, 2023, 10:00' }]);
+    const fork = await call('runs.fork', { runId: id, step: 8, name: 'what if' });
+    expect(fork).toMatchObject({ name: 'what if', parent: { runId: id, step: 5 }, steps: 5 });
+    expect(fork.status).toBe('paused');
+    const frame = await call('runs.step', { runId: fork.id, steps: 2 });
+    expect(frame.step).toBe(7);
+    const list = await call('runs.list', { scenarioId: 'doc-1' });
+    expect(list.map((s: { id: string; status: string }) => [s.id, s.status])).toEqual(
+      expect.arrayContaining([
+        [fork.id, 'paused'],
+        [id, 'stored'],
+      ]),
+    );
+    await expect(call('runs.fork', { runId: id, step: 100_000 })).resolves.toMatchObject({
+      parent: { runId: id, step: 12 },
+    });
+    expect(await call('runs.list', { scenarioId: 'another' })).toEqual([]);
+  });
+
+  it('exports a run as a zip holding its event log and snapshots', async () => {
+    const { call } = setup();
+    const { id } = await call('runs.create', createInput());
+    await call('runs.step', { runId: id, steps: 3 });
+    const { fileName, data } = await call('runs.export', { runId: id });
+    expect(fileName).toBe(`${id}.zip`);
+    const files = await unzip(Buffer.from(data, 'base64'));
+    const log = files.get(`${id}/events.ndjson`)!.toString('utf8').trim().split('\n');
+    expect(log.filter((l) => l.startsWith('{"type":"step"'))).toHaveLength(3);
+    expect(files.has(`${id}/studio-run.json`)).toBe(true);
+    expect(files.has(`${id}/scenario.json`)).toBe(true);
+    expect([...files.keys()].some((n) => n.startsWith(`${id}/snapshots/000000/`))).toBe(true);
+    expect(files.has(`${id}/${LOCK_FILE}`)).toBe(false);
+  });
+
+  it('refuses to delete the live run, deletes it once closed', async () => {
+    const { call, dataDir } = setup();
+    const { id } = await call('runs.create', createInput());
+    await expect(call('runs.delete', { runId: id })).rejects.toMatchObject({
+      code: 'rejected',
+      message: `run "${id}" is live; close it (runs.close) before deleting it`,
+    });
+    const closed = await call('runs.close', { runId: id });
+    expect(closed.status).toBe('stored');
+    expect(existsSync(path.join(dataDir, 'runs', id, LOCK_FILE))).toBe(false);
+    await call('runs.delete', { runId: id });
+    expect(existsSync(path.join(dataDir, 'runs', id))).toBe(false);
+    expect(await call('runs.list', {})).toEqual([]);
+    await expect(call('runs.delete', { runId: id })).rejects.toMatchObject({ code: 'not-found' });
+  });
+
+  it('lists a run whose lock names a dead process as crashed and resumes it on open', async () => {
+    const first = setup({ snapshotEverySteps: 5 });
+    const { id } = await first.call('runs.create', createInput());
+    await first.call('runs.step', { runId: id, steps: 7 });
+    // The process that held it died: its lock stays, naming a pid that no longer exists.
+    const dir = path.join(first.dataDir, 'runs', id);
+    writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ pid: 2 ** 22 + 12345 }));
+    const second = setup({ dataDir: first.dataDir, pid: process.pid + 1 });
+    const [listed] = await second.call('runs.list', {});
+    expect(listed).toMatchObject({ id, status: 'crashed', steps: 7 });
+    const { summary, frame } = await second.call('runs.open', { runId: id });
+    expect(summary.status).toBe('paused');
+    expect(frame.step).toBe(5);
+    expect((await second.call('runs.step', { runId: id, steps: 3 })).step).toBe(8);
+  });
+
+  it('names what is wrong: unknown run, run not live, bad scenario, missing model', async () => {
+    const { call } = setup();
+    await expect(call('runs.step', { runId: 'nope', steps: 1 })).rejects.toMatchObject({
+      code: 'not-found',
+      message: 'no run "nope"',
+    });
+    const { id } = await call('runs.create', createInput());
+    await call('runs.close', { runId: id });
+    await expect(call('runs.step', { runId: id })).rejects.toMatchObject({
+      message: `run "${id}" is not live; open it first (runs.open)`,
+    });
+    const scenario = buildTestScenario();
+    scenario.personas[0].livingArea = 'Town:nowhere:void';
+    await expect(call('runs.create', createInput({ scenario }))).rejects.toMatchObject({
+      code: 'rejected',
+    });
+    await expect(
+      call('runs.create', createInput({ chatModelPath: '/models/missing.gguf' })),
+    ).rejects.toMatchObject({ code: 'rejected', message: 'no model file at /models/missing.gguf' });
+    await expect(
+      call('runs.create', createInput({ startTime: 'tomorrow morning' })),
+    ).rejects.toMatchObject({ code: 'invalid-input' });
+  });
+});

@@ -1,0 +1,791 @@
+/**
+ * The `runs.*` StudioApi methods, served inside the simulation process (ARCHITECTURE §2): runs
+ * on disk under `<dataDir>/runs/<runId>/`, at most one of them live (a loaded Simulation),
+ * stepping on its own (play, with a steps-per-second cap) or when asked (step), steered between
+ * steps (interventions, interviews) and watched through `runs.onDidStep` / `onDidChangeStatus`.
+ *
+ * Everything that touches the live Simulation goes through one FIFO mutex, so an intervention
+ * or interview asked for during a step waits for it and never interleaves with it. The live run
+ * holds `live.lock` (this process's pid); a lock naming a dead process marks a crashed run.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import yazl from 'yazl';
+import type { Handlers, ParsedInputOf, RawOutputOf } from '../../common/api/contract';
+import { ApiError } from '../../common/api/protocol';
+import type { RunFrame, RunsContract, RunStatus, RunSummary } from '../../common/api/runs';
+import type { Scenario } from '../../common/scenario/schema';
+import { parseScenario } from '../../common/scenario/validate';
+import { Clock } from '../engine/sim/Clock';
+import { EventLog } from '../engine/sim/EventLog';
+import { listCheckpoints } from '../engine/sim/checkpoint';
+import { Simulation, type StepRecord } from '../engine/sim/Simulation';
+import type { InterventionArgs, InterventionName } from '../engine/sim/interventions';
+import { CostLedger, withLedger } from '../models/ledger';
+import type { CompletionRequest, Embedder, LanguageModel } from '../models/types';
+import { liveFrame } from './liveFrame';
+import { LogTally } from './logTally';
+import { ModelCache, type ModelLoader } from './modelCache';
+import { Mutex } from './Mutex';
+import { RateMeter } from './RateMeter';
+import {
+  LOG_FILE,
+  SCENARIO_FILE,
+  isProcessAlive,
+  newRunId,
+  readLock,
+  readStudioRun,
+  removeLock,
+  runDirOf,
+  writeLock,
+  writeStudioRun,
+  type StudioRun,
+} from './runFolder';
+
+/** Emits a `runs.onDid…` event (validated by the serving layer). */
+export type RunsEmit = (
+  event: 'runs.onDidStep' | 'runs.onDidChangeStatus',
+  payload: unknown,
+) => void;
+
+export interface RunServiceOptions {
+  /** The studio's data folder; runs live in `<dataDir>/runs`. */
+  dataDir: string;
+  /** Loads models by file (node-llama-cpp + transformers.js in the product). */
+  models: ModelLoader;
+  emit: RunsEmit;
+  /** Steps between snapshots (fork points and crash-resume points). */
+  snapshotEverySteps?: number;
+  /** This process's id, written into live.lock. */
+  pid?: number;
+}
+
+/** The live run and what stepping it needs. */
+interface Live {
+  runId: string;
+  dir: string;
+  meta: StudioRun;
+  sim: Simulation;
+  ledger: CostLedger;
+  model: InFlightModel;
+  rates: RateMeter;
+  status: 'running' | 'paused';
+  /** The play loop while it runs; pause awaits it. */
+  loop: Promise<void> | null;
+  stop: boolean;
+  stepsPerSecond: number;
+  /** Wakes the play loop from its pacing wait (pause, speed change). */
+  wake: (() => void) | null;
+}
+
+type In<K extends keyof RunsContract['methods']> = ParsedInputOf<RunsContract, K>;
+type Out<K extends keyof RunsContract['methods']> = RawOutputOf<RunsContract, K>;
+
+/** Serves runs; `handlers()` is the table for serveApi, `dispose()` ends the live run cleanly. */
+export class RunService {
+  private readonly runsDir: string;
+  private readonly cache: ModelCache;
+  private readonly mutex = new Mutex();
+  private readonly tally = new LogTally();
+  private readonly settingsCache = new Map<string, Scenario['settings']>();
+  private readonly pid: number;
+  private live: Live | null = null;
+  /** Serialises whole-run transitions (create, open, fork, close, delete). */
+  private readonly lifecycle = new Mutex();
+
+  constructor(private readonly opts: RunServiceOptions) {
+    this.runsDir = path.join(opts.dataDir, 'runs');
+    this.cache = new ModelCache(opts.models);
+    this.pid = opts.pid ?? process.pid;
+  }
+
+  /** How many times models were loaded (reuse is observable in tests). */
+  get modelLoads(): { chat: number; embedding: number } {
+    return { ...this.cache.loads };
+  }
+
+  handlers(): Handlers<RunsContract> {
+    return {
+      'runs.list': (i) => this.list(i),
+      'runs.create': (i) => this.lifecycle.run(() => this.create(i)),
+      'runs.open': (i) => this.lifecycle.run(() => this.open(i)),
+      'runs.close': (i) => this.lifecycle.run(() => this.close(i)),
+      'runs.play': (i) => this.play(i),
+      'runs.pause': (i) => this.pause(i),
+      'runs.step': (i) => this.step(i),
+      'runs.frame': (i) => this.frame(i),
+      'runs.timeline': (i) => this.timeline(i),
+      'runs.events': (i) => this.events(i),
+      'runs.agent': () => notYet('runs.agent', 'the agent inspector (engine agentDetail)'),
+      'runs.interview': (i) => this.interview(i),
+      'runs.intervene': (i) => this.intervene(i),
+      'runs.fork': (i) => this.lifecycle.run(() => this.fork(i)),
+      'runs.delete': (i) => this.lifecycle.run(() => this.remove(i)),
+      'runs.export': (i) => this.exportZip(i),
+      'runs.stats': () => notYet('runs.stats', 'run statistics (engine stats)'),
+      'runs.join': () => notYet('runs.join', 'residents (engine join)'),
+      'runs.moveResident': () => notYet('runs.moveResident', 'residents (engine moveResident)'),
+      'runs.say': () => notYet('runs.say', 'residents (engine say)'),
+      'runs.leave': () => notYet('runs.leave', 'residents (engine leave)'),
+    };
+  }
+
+  /** Stops the live run after its step, snapshots it, releases its lock and the models. */
+  async dispose(): Promise<void> {
+    await this.lifecycle.run(async () => {
+      if (this.live) await this.unload(this.live);
+    });
+    await this.cache.dispose();
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // The run library
+
+  private async list({ scenarioId }: In<'runs.list'>): Promise<Out<'runs.list'>> {
+    if (!existsSync(this.runsDir)) return [];
+    const out: RunSummary[] = [];
+    for (const entry of readdirSync(this.runsDir, { withFileTypes: true })) {
+      if (!entry.isDirectory() || !/^[a-z0-9][a-z0-9-]{0,79}$/.test(entry.name)) continue;
+      let summary: RunSummary;
+      try {
+        summary = this.summaryOf(entry.name);
+      } catch {
+        // A folder that is not (or no longer) a whole run: a half-deleted one, a stray folder.
+        continue;
+      }
+      if (scenarioId === undefined || summary.scenarioId === scenarioId) out.push(summary);
+    }
+    return out.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+  }
+
+  private summaryOf(runId: string): RunSummary {
+    const dir = this.dirOf(runId);
+    const meta = readStudioRun(dir);
+    const settings = this.settingsOf(runId, dir);
+    const clock = new Clock(settings.startTime, settings.secondsPerStep);
+    const totals = this.tally.totals(path.join(dir, LOG_FILE));
+    const live = this.live?.runId === runId ? this.live : null;
+    const snapshots = listCheckpoints(dir);
+    const steps = live
+      ? live.sim.step
+      : Math.max(totals.stepsLogged, snapshots[snapshots.length - 1] ?? 0);
+    const firstStep = meta.parent?.step ?? 0;
+    return {
+      id: runId,
+      name: meta.name,
+      scenarioName: meta.scenarioName,
+      scenarioId: meta.scenarioId,
+      createdAt: meta.createdAt,
+      parent: meta.parent,
+      status: this.statusOf(runId, dir),
+      steps,
+      startClock: clock.label(clock.gameSecondsAt(firstStep)),
+      endClock: clock.label(clock.gameSecondsAt(steps)),
+      gameSeconds: clock.gameSecondsAt(steps - firstStep),
+      tokens: totals.tokens,
+      calls: totals.calls,
+      models: meta.models,
+      conditions: meta.conditions,
+    };
+  }
+
+  private statusOf(runId: string, dir: string): RunStatus {
+    if (this.live?.runId === runId) return this.live.status;
+    const lock = readLock(dir);
+    if (!lock) return 'stored';
+    // Our own pid with no live run here: an earlier service in this process left it (tests).
+    if (lock.pid === this.pid || !isProcessAlive(lock.pid)) return 'crashed';
+    return 'stored';
+  }
+
+  private settingsOf(runId: string, dir: string): Scenario['settings'] {
+    let settings = this.settingsCache.get(runId);
+    if (!settings) {
+      const file = path.join(dir, SCENARIO_FILE);
+      settings = (JSON.parse(readFileSync(file, 'utf8')) as Scenario).settings;
+      this.settingsCache.set(runId, settings);
+    }
+    return settings;
+  }
+
+  private dirOf(runId: string): string {
+    return runDirOf(this.runsDir, runId);
+  }
+
+  private existing(runId: string): string {
+    const dir = this.dirOf(runId);
+    if (!existsSync(path.join(dir, 'studio-run.json'))) {
+      throw new ApiError({ code: 'not-found', message: `no run "${runId}"` });
+    }
+    return dir;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Making a run live
+
+  private async create(input: In<'runs.create'>): Promise<Out<'runs.create'>> {
+    const scenario = parseScenario(structuredClone(input.scenario), 'scenario');
+    if (scenario.personas.length === 0) {
+      throw new ApiError({
+        code: 'rejected',
+        message: `scenario "${scenario.name}" has no personas: add at least one person to run it`,
+      });
+    }
+    if (input.startTime !== undefined) {
+      const start = input.startTime.length === 16 ? `${input.startTime}:00` : input.startTime;
+      try {
+        new Clock(start, scenario.settings.secondsPerStep);
+      } catch {
+        throw new ApiError({
+          code: 'invalid-input',
+          message: `startTime: expected "YYYY-MM-DDTHH:MM", got "${input.startTime}"`,
+        });
+      }
+      scenario.settings = { ...scenario.settings, startTime: start };
+    }
+    await this.unloadLive();
+    const runId = newRunId(input.name ?? scenario.name);
+    const dir = this.dirOf(runId);
+    const meta: StudioRun = {
+      version: 1,
+      name: input.name?.trim() || `${scenario.name} run`,
+      scenarioId: input.scenarioId,
+      scenarioName: scenario.name,
+      createdAt: new Date().toISOString(),
+      models: { chat: input.chatModelPath, embedding: input.embeddingModelPath },
+      conditions: input.conditions,
+      parent: null,
+    };
+    this.emitStatus(runId, 'loading', 0);
+    const deps = await this.loadModels(runId, meta.models);
+    mkdirSync(dir, { recursive: true });
+    writeStudioRun(dir, meta);
+    writeLock(dir, this.pid);
+    let sim: Simulation;
+    try {
+      sim = await Simulation.create(scenario, dir, deps.sim, this.snapshotOptions());
+    } catch (error) {
+      // Nothing usable was written; leave no half run behind.
+      rmSync(dir, { recursive: true, force: true });
+      this.emitStatus(runId, 'stored', 0, (error as Error).message);
+      throw error;
+    }
+    this.makeLive(runId, dir, meta, sim, deps);
+    return this.summaryOf(runId);
+  }
+
+  private async open(input: In<'runs.open'>): Promise<Out<'runs.open'>> {
+    const dir = this.existing(input.runId);
+    if (this.live?.runId === input.runId) {
+      return { summary: this.summaryOf(input.runId), frame: liveFrame(this.live.sim, input.runId) };
+    }
+    const lock = readLock(dir);
+    if (lock && lock.pid !== this.pid && isProcessAlive(lock.pid)) {
+      throw new ApiError({
+        code: 'rejected',
+        message: `run "${input.runId}" is live in another process (pid ${lock.pid}); close it there first`,
+      });
+    }
+    await this.unloadLive();
+    const meta = readStudioRun(dir);
+    const models = {
+      chat: input.chatModelPath ?? meta.models.chat,
+      embedding: input.embeddingModelPath ?? meta.models.embedding,
+    };
+    const last = listCheckpoints(dir).at(-1) ?? 0;
+    this.emitStatus(input.runId, 'loading', last);
+    const deps = await this.loadModels(input.runId, models);
+    let sim: Simulation;
+    try {
+      // From the last snapshot; logged steps after it are re-run from their recorded outputs.
+      sim = Simulation.resume(dir, deps.sim);
+    } catch (error) {
+      this.emitStatus(input.runId, this.statusOf(input.runId, dir), last, (error as Error).message);
+      throw new ApiError({
+        code: 'rejected',
+        message: `cannot open run "${input.runId}": ${(error as Error).message}`,
+      });
+    }
+    if (models.chat !== meta.models.chat || models.embedding !== meta.models.embedding) {
+      writeStudioRun(dir, { ...meta, models });
+    }
+    writeLock(dir, this.pid);
+    this.makeLive(input.runId, dir, { ...meta, models }, sim, deps);
+    return { summary: this.summaryOf(input.runId), frame: liveFrame(sim, input.runId) };
+  }
+
+  private async fork(input: In<'runs.fork'>): Promise<Out<'runs.fork'>> {
+    const fromDir = this.existing(input.runId);
+    const at = listCheckpoints(fromDir)
+      .filter((s) => s <= input.step)
+      .at(-1);
+    if (at === undefined) {
+      throw new ApiError({
+        code: 'rejected',
+        message: `run "${input.runId}" has no snapshot at or before step ${input.step}`,
+      });
+    }
+    const parentMeta = readStudioRun(fromDir);
+    // The source may be the live run: its snapshot files are complete (written atomically).
+    await this.unloadLive();
+    const runId = newRunId(input.name ?? parentMeta.scenarioName);
+    const dir = this.dirOf(runId);
+    const meta: StudioRun = {
+      ...parentMeta,
+      name: input.name?.trim() || `${parentMeta.name} (fork at step ${at})`,
+      createdAt: new Date().toISOString(),
+      parent: { runId: input.runId, step: at },
+    };
+    this.emitStatus(runId, 'loading', at);
+    const deps = await this.loadModels(runId, meta.models);
+    let sim: Simulation;
+    try {
+      sim = Simulation.fork(fromDir, at, dir, deps.sim);
+    } catch (error) {
+      rmSync(dir, { recursive: true, force: true });
+      this.emitStatus(runId, 'stored', at, (error as Error).message);
+      throw error;
+    }
+    writeStudioRun(dir, meta);
+    writeLock(dir, this.pid);
+    this.makeLive(runId, dir, meta, sim, deps);
+    return this.summaryOf(runId);
+  }
+
+  private async close({ runId }: In<'runs.close'>): Promise<Out<'runs.close'>> {
+    this.existing(runId);
+    if (this.live?.runId === runId) await this.unload(this.live);
+    return this.summaryOf(runId);
+  }
+
+  private async remove({ runId }: In<'runs.delete'>): Promise<Out<'runs.delete'>> {
+    const dir = this.existing(runId);
+    if (this.live?.runId === runId) {
+      throw new ApiError({
+        code: 'rejected',
+        message: `run "${runId}" is live; close it (runs.close) before deleting it`,
+      });
+    }
+    const lock = readLock(dir);
+    if (lock && lock.pid !== this.pid && isProcessAlive(lock.pid)) {
+      throw new ApiError({
+        code: 'rejected',
+        message: `run "${runId}" is live in another process (pid ${lock.pid})`,
+      });
+    }
+    // studio-run.json goes first, so a delete cut short leaves no half run in the list.
+    rmSync(path.join(dir, 'studio-run.json'), { force: true });
+    rmSync(dir, { recursive: true, force: true });
+    this.tally.forget(path.join(dir, LOG_FILE));
+    this.settingsCache.delete(runId);
+    return {};
+  }
+
+  private async loadModels(
+    runId: string,
+    files: { chat: string; embedding: string },
+  ): Promise<LoadedDeps> {
+    let loaded;
+    try {
+      loaded = await this.cache.get(files.chat, files.embedding);
+    } catch (error) {
+      this.emitStatus(runId, 'stored', 0, (error as Error).message);
+      throw new ApiError({
+        code: 'rejected',
+        name: (error as Error).name,
+        message: (error as Error).message,
+      });
+    }
+    const ledger = new CostLedger();
+    const model = countInFlight(loaded.model);
+    return { sim: { model: withLedger(model, ledger), embedder: loaded.embedder }, ledger, model };
+  }
+
+  private makeLive(
+    runId: string,
+    dir: string,
+    meta: StudioRun,
+    sim: Simulation,
+    deps: { ledger: CostLedger; model: InFlightModel },
+  ): void {
+    this.live = {
+      runId,
+      dir,
+      meta,
+      sim,
+      ledger: deps.ledger,
+      model: deps.model,
+      rates: new RateMeter(sim.clock.secondsPerStep),
+      status: 'paused',
+      loop: null,
+      stop: false,
+      stepsPerSecond: 0,
+      wake: null,
+    };
+    this.emitStatus(runId, 'paused', sim.step);
+  }
+
+  private async unloadLive(): Promise<void> {
+    if (this.live) await this.unload(this.live);
+  }
+
+  /** Ends the play loop, writes a snapshot of the current step and releases the lock. */
+  private async unload(live: Live): Promise<void> {
+    await this.stopLoop(live);
+    await this.mutex.run(() => {
+      if (this.live !== live) return;
+      live.sim.checkpoint();
+      removeLock(live.dir);
+      this.live = null;
+    });
+    this.emitStatus(live.runId, 'stored', live.sim.step);
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Stepping
+
+  private liveRun(runId: string): Live {
+    if (this.live?.runId === runId) return this.live;
+    this.existing(runId);
+    throw new ApiError({
+      code: 'rejected',
+      message: `run "${runId}" is not live; open it first (runs.open)`,
+    });
+  }
+
+  private async play({ runId, stepsPerSecond }: In<'runs.play'>): Promise<Out<'runs.play'>> {
+    const live = this.liveRun(runId);
+    live.stepsPerSecond = stepsPerSecond;
+    if (live.loop) {
+      live.wake?.(); // a new pace applies from the next wait
+      return {};
+    }
+    live.stop = false;
+    live.status = 'running';
+    this.emitStatus(runId, 'running', live.sim.step);
+    live.loop = this.playLoop(live);
+    return {};
+  }
+
+  private async playLoop(live: Live): Promise<void> {
+    live.rates.start(this.tokensOf(live));
+    while (!live.stop && this.live === live) {
+      const started = performance.now();
+      try {
+        await this.mutex.run(() => this.stepLive(live));
+      } catch (error) {
+        live.stop = true;
+        await this.failed(live, error);
+        break;
+      }
+      if (live.stop) break;
+      const minMs = live.stepsPerSecond > 0 ? 1000 / live.stepsPerSecond : 0;
+      const waitMs = Math.max(0, minMs - (performance.now() - started));
+      // Always yield, so calls that arrived during the step get the mutex before the next one.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          live.wake = null;
+          resolve();
+        }, waitMs);
+        live.wake = () => {
+          clearTimeout(timer);
+          live.wake = null;
+          resolve();
+        };
+      });
+    }
+    live.loop = null;
+    if (this.live === live && live.status === 'running') {
+      live.status = 'paused';
+      this.emitStatus(live.runId, 'paused', live.sim.step);
+    }
+  }
+
+  private async stopLoop(live: Live): Promise<void> {
+    live.stop = true;
+    live.wake?.();
+    await live.loop;
+  }
+
+  private async pause({ runId }: In<'runs.pause'>): Promise<Out<'runs.pause'>> {
+    const live = this.liveRun(runId);
+    await this.stopLoop(live);
+    return this.mutex.run(() => liveFrame(live.sim, runId));
+  }
+
+  private async step({ runId, steps }: In<'runs.step'>): Promise<Out<'runs.step'>> {
+    const live = this.liveRun(runId);
+    if (live.loop) {
+      throw new ApiError({
+        code: 'rejected',
+        message: `run "${runId}" is playing; pause it before stepping`,
+      });
+    }
+    live.stop = false;
+    live.rates.start(this.tokensOf(live));
+    for (let i = 0; i < steps && !live.stop && this.live === live; i++) {
+      try {
+        await this.mutex.run(() => this.stepLive(live));
+      } catch (error) {
+        await this.failed(live, error);
+        throw new ApiError({
+          code: 'rejected',
+          message: `step ${live.sim.step} of run "${runId}" failed: ${(error as Error).message}`,
+        });
+      }
+    }
+    return liveFrame(live.sim, runId);
+  }
+
+  /** One step of the live run (inside the mutex), then its event. */
+  private async stepLive(live: Live): Promise<void> {
+    if (this.live !== live) return;
+    const record: StepRecord = await live.sim.stepOnce();
+    live.rates.stepped(this.tokensOf(live));
+    this.opts.emit('runs.onDidStep', {
+      runId: live.runId,
+      frame: liveFrame(live.sim, live.runId),
+      chats: record.chats,
+      interventions: record.interventions.map((i) => ({
+        name: i.name,
+        ok: i.ok,
+        ...(i.error !== undefined ? { error: i.error } : {}),
+      })),
+      rates: live.rates.rates(live.model.inFlight),
+    });
+  }
+
+  /**
+   * A step threw (a model error, a full disk): the in-memory state may be half-updated, so the
+   * run is unloaded without a new snapshot; reopening resumes it from its last good one.
+   */
+  private async failed(live: Live, error: unknown): Promise<void> {
+    if (this.live !== live) return;
+    this.live = null;
+    removeLock(live.dir);
+    this.emitStatus(
+      live.runId,
+      'stored',
+      live.sim.step,
+      `step ${live.sim.step} failed: ${(error as Error).message}; open the run to resume from its last snapshot`,
+    );
+  }
+
+  private tokensOf(live: Live): number {
+    const t = live.ledger.totals;
+    return t.promptTokens + t.completionTokens;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Looking at a run
+
+  private async frame({ runId, step }: In<'runs.frame'>): Promise<Out<'runs.frame'>> {
+    const live = this.live?.runId === runId ? this.live : null;
+    if (live && (step === undefined || step === live.sim.step)) {
+      return this.mutex.run(() => liveFrame(live.sim, runId));
+    }
+    this.existing(runId);
+    // TODO(#6): past frames come from the engine's frames.ts (checkpoint + log) once it lands.
+    throw new ApiError({
+      code: 'rejected',
+      message:
+        step === undefined
+          ? `run "${runId}" is not live; open it to see its current frame`
+          : `frames of past steps (step ${step}) are not served yet`,
+    });
+  }
+
+  private async timeline({ runId }: In<'runs.timeline'>): Promise<Out<'runs.timeline'>> {
+    const dir = this.existing(runId);
+    const summary = this.summaryOf(runId);
+    const settings = this.settingsOf(runId, dir);
+    const clock = new Clock(settings.startTime, settings.secondsPerStep);
+    const first = summary.parent?.step ?? 0;
+    const hours: { step: number; clock: string }[] = [];
+    // Game hours start where the clock's seconds since midnight are a multiple of 3600.
+    const startSeconds = clock.gameSecondsAt(first);
+    const minute = clock.minuteOfDay(startSeconds);
+    let t = startSeconds + ((60 - (minute % 60)) % 60) * 60;
+    const end = clock.gameSecondsAt(summary.steps);
+    while (t <= end) {
+      hours.push({ step: Math.ceil(t / settings.secondsPerStep), clock: clock.label(t) });
+      t += 3600;
+    }
+    return {
+      steps: summary.steps,
+      secondsPerStep: settings.secondsPerStep,
+      startClock: summary.startClock,
+      snapshots: listCheckpoints(dir),
+      hours,
+    };
+  }
+
+  private async events(input: In<'runs.events'>): Promise<Out<'runs.events'>> {
+    const dir = this.existing(input.runId);
+    const read = () => EventLog.read(path.join(dir, LOG_FILE)).events;
+    // The live run's log is only appended between mutex turns: read it in one.
+    const events = this.live?.runId === input.runId ? await this.mutex.run(read) : read();
+    const types = input.types ? new Set(input.types) : null;
+    const out = [];
+    for (const e of events) {
+      if (e.step < input.fromStep) continue;
+      if (input.toStep !== undefined && e.step > input.toStep) continue;
+      if (types && !types.has(e.type)) continue;
+      out.push(e);
+      if (out.length >= input.limit) break;
+    }
+    return out;
+  }
+
+  private async exportZip({ runId }: In<'runs.export'>): Promise<Out<'runs.export'>> {
+    const dir = this.existing(runId);
+    const collect = async () => {
+      const files: { name: string; bytes: Buffer }[] = [];
+      const walk = async (rel: string) => {
+        for (const entry of await readdir(path.join(dir, rel), { withFileTypes: true })) {
+          const name = rel ? `${rel}/${entry.name}` : entry.name;
+          // Not the lock (it means "live in this process" only here) nor a torn temp folder.
+          if (name === 'live.lock' || name.endsWith('.tmp')) continue;
+          if (entry.isDirectory()) await walk(name);
+          else if (entry.isFile())
+            files.push({ name, bytes: await readFile(path.join(dir, name)) });
+        }
+      };
+      await walk('');
+      return files;
+    };
+    // A live run's files change only inside a mutex turn: copy them in one.
+    const files = this.live?.runId === runId ? await this.mutex.run(collect) : await collect();
+    const zip = new yazl.ZipFile();
+    for (const f of files.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      zip.addBuffer(f.bytes, `${runId}/${f.name}`);
+    }
+    zip.end();
+    const data = await new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
+      zip.outputStream.on('error', reject);
+      zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+    });
+    return { fileName: `${runId}.zip`, data: data.toString('base64') };
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Steering
+
+  private async interview(input: In<'runs.interview'>): Promise<Out<'runs.interview'>> {
+    const live = this.liveRun(input.runId);
+    if (input.remember) {
+      const result = await this.applyNow(live, 'rememberedInterview', {
+        agentId: input.agentId,
+        question: input.question,
+      });
+      return { answer: String((result as { answer?: unknown }).answer ?? '') };
+    }
+    return this.mutex.run(async () => {
+      this.ensureAgent(live, input.agentId);
+      return { answer: await live.sim.interview(input.agentId, input.question) };
+    });
+  }
+
+  private async intervene({
+    runId,
+    intervention,
+  }: In<'runs.intervene'>): Promise<Out<'runs.intervene'>> {
+    const live = this.liveRun(runId);
+    try {
+      const result = await this.applyNow(live, intervention.name, intervention.args);
+      return { ok: true, result };
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      return { ok: false, error: (error as Error).message };
+    }
+  }
+
+  /**
+   * Applies an intervention between steps and logs it. Until the engine offers
+   * `Simulation.applyNow` it is queued for the start of the next step (and reported as queued).
+   */
+  private async applyNow<N extends InterventionName>(
+    live: Live,
+    name: N,
+    args: InterventionArgs<N>,
+  ): Promise<unknown> {
+    return this.mutex.run(async () => {
+      if ('agentId' in (args as object))
+        this.ensureAgent(live, (args as { agentId: string }).agentId);
+      const sim = live.sim as Simulation & {
+        applyNow?: (name: string, args: unknown) => Promise<unknown>;
+      };
+      if (typeof sim.applyNow === 'function') return sim.applyNow(name, args);
+      sim.enqueue(name, args);
+      return { queued: true, atStep: sim.step };
+    });
+  }
+
+  private ensureAgent(live: Live, agentId: string): void {
+    if (!live.sim.agents.some((a) => a.id === agentId)) {
+      throw new ApiError({
+        code: 'not-found',
+        message: `no agent "${agentId}" in run "${live.runId}"`,
+      });
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+
+  private snapshotOptions(): { snapshotEverySteps?: number } {
+    return this.opts.snapshotEverySteps ? { snapshotEverySteps: this.opts.snapshotEverySteps } : {};
+  }
+
+  private emitStatus(runId: string, status: RunStatus, step: number, message?: string): void {
+    this.opts.emit('runs.onDidChangeStatus', {
+      runId,
+      status,
+      step,
+      ...(message !== undefined ? { message } : {}),
+    });
+  }
+}
+
+/** The live run's models: the Simulation's (ledger-wrapped) and the counters behind them. */
+interface LoadedDeps {
+  sim: { model: LanguageModel; embedder: Embedder };
+  ledger: CostLedger;
+  model: InFlightModel;
+}
+
+/** A model wrapper counting requests in flight (waiting for a sequence or decoding). */
+interface InFlightModel extends LanguageModel {
+  readonly inFlight: number;
+}
+
+function countInFlight(model: LanguageModel): InFlightModel {
+  let inFlight = 0;
+  return {
+    id: model.id,
+    get inFlight() {
+      return inFlight;
+    },
+    async complete<T>(request: CompletionRequest<T>) {
+      inFlight++;
+      try {
+        return await model.complete(request);
+      } finally {
+        inFlight--;
+      }
+    },
+    // The cache owns the model; a run ending must not unload it.
+    dispose: async () => {},
+  };
+}
+
+function notYet(method: string, what: string): never {
+  throw new ApiError({
+    code: 'rejected',
+    message: `${method} is not available yet: it needs ${what}, which is still being built`,
+  });
+}
+
+export type { RunFrame };
