@@ -5,10 +5,12 @@
  * here touches the world or another agent.
  */
 import { z } from 'zod';
+import type { RetrievalTrace } from '../../../common/api/runs';
 import type { Persona } from '../../../common/scenario/schema';
 import type { IdentityView } from '../prompts/identity';
 import { SpatialMemory, spatialMemorySnapshotSchema } from '../world/SpatialMemory';
 import type { Tile } from '../world/tile';
+import { agentCostStateSchema, emptyCostState, type AgentCostState } from './costLayerState';
 import { MemoryStream, memoryStreamMetaSchema } from './memory';
 
 /** One block of the hourly schedule, in minutes of the game day. */
@@ -71,6 +73,21 @@ const actionSchema = z.object({
   withAgent: z.string().nullable(),
 });
 
+/**
+ * Set while the user controls the agent instead of the model (sim/residents.ts): a new resident
+ * who joined the town, or an existing agent taken over.
+ */
+export const residentSchema = z.object({
+  mode: z.enum(['new', 'takeover']),
+  sprite: z.string(),
+  /** The user's ongoing exchange with each agent ("Name: words" lines, oldest first). */
+  transcripts: z.record(z.string(), z.array(z.string())),
+});
+export type ResidentInfo = z.infer<typeof residentSchema>;
+
+/** Retrieval traces an agent keeps for the inspector, newest first (transient, not saved). */
+export const MAX_RETRIEVAL_TRACES = 20;
+
 /** The JSON half of an agent snapshot (embeddings travel as a binary Float32 file). */
 export const agentSnapshotSchema = z.object({
   id: z.string(),
@@ -107,6 +124,8 @@ export const agentSnapshotSchema = z.object({
   replanPending: z.boolean(),
   memory: memoryStreamMetaSchema,
   spatial: spatialMemorySnapshotSchema,
+  /** Absent in snapshots from before the cost layer: parsed as the empty state. */
+  costLayer: agentCostStateSchema.prefault({}),
 });
 export type AgentSnapshot = z.infer<typeof agentSnapshotSchema>;
 
@@ -135,6 +154,15 @@ export class Agent {
   importanceSinceReflection = 0;
   /** Set by a whisper: re-plan the rest of the day at the next step. */
   replanPending = false;
+  /** The user controlling this agent, or null when the model does. */
+  resident: ResidentInfo | null = null;
+  /**
+   * The latest retrievals with their scores, newest first (at most {@link MAX_RETRIEVAL_TRACES}),
+   * for the inspector. Transient: not in snapshots, so a resumed run starts with none.
+   */
+  retrievals: RetrievalTrace[] = [];
+  /** Social memory, lifestyle policies and action cache (AGA cost layer; empty when off). */
+  costLayer: AgentCostState = emptyCostState();
 
   private constructor(id: string, memory: MemoryStream, spatial: SpatialMemory, init: AgentInit) {
     this.id = id;
@@ -212,6 +240,7 @@ export class Agent {
         replanPending: this.replanPending,
         memory: memory.meta,
         spatial: this.spatial.toSnapshot(),
+        costLayer: this.costLayer,
       }),
       embeddings: memory.embeddings,
     };
@@ -241,6 +270,7 @@ export class Agent {
     agent.chatCooldownUntil = s.chatCooldownUntil;
     agent.importanceSinceReflection = s.importanceSinceReflection;
     agent.replanPending = s.replanPending;
+    agent.costLayer = s.costLayer;
     return agent;
   }
 }

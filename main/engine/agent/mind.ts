@@ -3,13 +3,15 @@
  * three helpers — ask (one prompt → validated JSON), remember (embed + append to the agent's own
  * stream) and recall (retrieve from it). Modules change only the agent they are called for.
  */
+import type { RunConditions } from '../../../common/runs/conditions';
 import type { Embedder, LanguageModel } from '../../models/types';
 import type { PromptSpec } from '../prompts/PromptSpec';
 import type { Clock } from '../sim/Clock';
 import type { TileWorld } from '../world/TileWorld';
-import type { Agent } from './Agent';
+import { MAX_RETRIEVAL_TRACES, type Agent } from './Agent';
+import type { CostLayerHooks } from './costLayerHooks';
 import type { MemoryId, MemoryKind, MemoryNode } from './memory';
-import { retrieve } from './retrieval';
+import { retrieve, type RetrievedMemory } from './retrieval';
 
 /** The context of one cognition call. */
 export interface Mind {
@@ -23,6 +25,10 @@ export interface Mind {
   seed: number;
   /** Importance sum that triggers a reflection (scenario `settings.reflectionThreshold`). */
   reflectionThreshold: number;
+  /** What the run switches on or off (ablation, cost layer); absent = the baseline. */
+  conditions?: RunConditions;
+  /** Run services the cost layer reports to (log notes, the cross-run policy store). */
+  costLayer?: CostLayerHooks;
 }
 
 /**
@@ -84,7 +90,9 @@ export async function remember(
 
 /**
  * The `k` memories of the agent most worth recalling for `query` (Park et al. §4.1 retrieval).
- * `touch: false` leaves access times alone (interviews that must not change the agent).
+ * The retrieval and its scores are kept on the agent for the inspector (`agent.retrievals`).
+ * `touch: false` leaves the agent exactly as it was — access times and traces alike
+ * (interviews that must not change the agent).
  */
 export async function recall(
   mind: Mind,
@@ -95,10 +103,38 @@ export async function recall(
 ): Promise<MemoryNode[]> {
   if (agent.memory.size === 0) return [];
   const [vector] = await mind.embedder.embed([query]);
-  return retrieve(agent.memory, vector, {
+  const touch = options.touch ?? true;
+  const retrieved = retrieve(agent.memory, vector, {
     now: mind.now,
     k,
     weights: agent.retrievalWeights,
-    touch: options.touch ?? true,
-  }).map((r) => r.node);
+    touch,
+  });
+  if (touch) traceRetrieval(mind, agent, query, retrieved);
+  return retrieved.map((r) => r.node);
+}
+
+/** Puts a retrieval at the front of the agent's traces, dropping the oldest beyond the cap. */
+function traceRetrieval(
+  mind: Mind,
+  agent: Agent,
+  query: string,
+  retrieved: readonly RetrievedMemory[],
+): void {
+  agent.retrievals.unshift({
+    query,
+    at: mind.now,
+    clock: mind.clock.label(mind.now),
+    results: retrieved.map(({ node, scores }) => ({
+      id: node.id,
+      description: node.description,
+      recency: scores.recency,
+      importance: scores.importance,
+      relevance: scores.relevance,
+      total: scores.total,
+    })),
+  });
+  if (agent.retrievals.length > MAX_RETRIEVAL_TRACES) {
+    agent.retrievals.length = MAX_RETRIEVAL_TRACES;
+  }
 }

@@ -51,6 +51,8 @@ export const DEFAULT_SNAPSHOT_EVERY_STEPS = 60;
 const RUN_FILE = 'run.json';
 const SCENARIO_FILE = 'scenario.json';
 const LOG_FILE = 'events.ndjson';
+/** Log line written with every checkpoint: `{type: 'checkpoint', step}`. */
+export const CHECKPOINT_LINE = 'checkpoint';
 
 /** The models a run uses. */
 export interface SimulationDeps {
@@ -70,7 +72,28 @@ export interface RunInfo {
 export interface QueuedIntervention {
   name: string;
   args: unknown;
+  /**
+   * Applied between steps ({@link Simulation.applyNow}, residents) rather than queued: listed
+   * first in the next step record, which replay re-applies at the start of that step.
+   */
+  now?: true;
 }
+
+/** What applying an intervention came to. */
+export interface InterventionOutcome {
+  ok: boolean;
+  result?: unknown;
+  error?: string;
+}
+
+/** An intervention applied between steps, as snapshots and step records keep it. */
+export type AppliedNow = QueuedIntervention & InterventionOutcome & { now: true };
+
+/**
+ * Log line types of changes applied between steps; each line carries the {@link AppliedNow}
+ * fields and the step it precedes. Written at once, so a crash before that step ends keeps them.
+ */
+export const BETWEEN_STEP_TYPES: ReadonlySet<string> = new Set(['intervention']);
 
 /** What one step did, as written to the log (`type: 'step'`). */
 export interface StepRecord extends LogEvent {
@@ -79,7 +102,7 @@ export interface StepRecord extends LogEvent {
   step: number;
   gameTime: number;
   clock: string;
-  interventions: (QueuedIntervention & { ok: boolean; result?: unknown; error?: string })[];
+  interventions: (QueuedIntervention & InterventionOutcome)[];
   moves: { agent: string; x: number; y: number }[];
   reactions: { agent: string; other: string; decision: string }[];
   chats: Conversation[];
@@ -100,6 +123,10 @@ export class Simulation {
   private stepIndex: number;
   private paused = false;
   private queue: QueuedIntervention[];
+  /** Applied since the last step; the next step record lists them first. */
+  private appliedNow: AppliedNow[];
+  /** Steps and between-step changes run one at a time, in call order. */
+  private lock: Promise<unknown> = Promise.resolve();
   private heldObjects: Map<string, string>;
   private readonly byName: Map<string, Agent>;
   private readonly log: EventLog;
@@ -118,6 +145,7 @@ export class Simulation {
     state: {
       step: number;
       queue: QueuedIntervention[];
+      appliedNow: AppliedNow[];
       heldObjects: Record<string, string>;
       counters: Record<string, number>;
       prefill: ReplayRecord[];
@@ -128,6 +156,7 @@ export class Simulation {
     this.clock = new Clock(scenario.settings.startTime, scenario.settings.secondsPerStep);
     this.stepIndex = state.step;
     this.queue = state.queue;
+    this.appliedNow = state.appliedNow;
     this.heldObjects = new Map(Object.entries(state.heldObjects));
     this.script = state.script;
     this.byName = new Map(agents.map((a) => [a.name, a]));
@@ -174,6 +203,7 @@ export class Simulation {
     const sim = new Simulation(runDir, scenario, info, world, agents, rng, deps, {
       step: 0,
       queue: [],
+      appliedNow: [],
       heldObjects: {},
       counters: {},
       prefill: [],
@@ -188,9 +218,11 @@ export class Simulation {
   }
 
   /**
-   * Continues a run after a crash: loads its last checkpoint, drops log lines of later steps
-   * (and a torn last line), and re-runs those steps from the logged model outputs and
-   * interventions until they run out, so the continued run matches the one that crashed.
+   * Continues a run after a crash: loads its last checkpoint, drops log lines written after it
+   * for later steps (and a torn last line), and re-runs those steps from the logged model
+   * outputs and interventions until they run out, so the continued run matches the one that
+   * crashed. The checkpoint's `checkpoint` log line tells what the snapshot already holds:
+   * changes applied between steps before it are kept, those after it are applied again.
    */
   static resume(runDir: string, deps: SimulationDeps): Simulation {
     const steps = listCheckpoints(runDir);
@@ -198,8 +230,14 @@ export class Simulation {
     const last = steps[steps.length - 1];
     const logFile = path.join(runDir, LOG_FILE);
     const { events } = EventLog.read(logFile);
-    const kept = events.filter((e) => e.step < last);
-    const later = events.filter((e) => e.step >= last);
+    const marker = events.findLastIndex((e) => e.type === CHECKPOINT_LINE && e.step === last);
+    // Logs without markers (older runs): everything of a step ≥ the checkpoint's is later.
+    const after = marker >= 0 ? events.slice(marker + 1) : events;
+    const kept = [
+      ...(marker >= 0 ? events.slice(0, marker + 1) : []),
+      ...after.filter((e) => e.step < last),
+    ];
+    const later = after.filter((e) => e.step >= last);
     EventLog.rewrite(logFile, kept);
     return Simulation.load(runDir, readCheckpoint(runDir, last), deps, {
       prefill: later.filter(isRecordedCall) as unknown as ReplayRecord[],
@@ -288,6 +326,7 @@ export class Simulation {
       {
         step: state.step,
         queue: state.queue,
+        appliedNow: state.appliedNow as AppliedNow[],
         heldObjects: state.heldObjects,
         counters: state.callCounters,
         prefill: extra.prefill,
@@ -318,6 +357,17 @@ export class Simulation {
     this.queue.push({ name, args });
   }
 
+  /**
+   * Applies an intervention now, between steps (after a step in progress finishes), instead of
+   * queueing it. It is logged at once (an `intervention` line) and listed first in the next
+   * step record with `now: true`; resume and replay re-apply it at the start of that step. Its
+   * model calls are numbered like the step's own, so a replay answers them from the log.
+   * A bad name or arguments, or a failure, comes back as `{ok: false, error}` and changes nothing.
+   */
+  applyNow(name: string, args: unknown): Promise<InterventionOutcome> {
+    return this.exclusive(() => this.applyBetweenSteps({ name, args }));
+  }
+
   /** Stops {@link run} after the step in progress. */
   pause(): void {
     this.paused = true;
@@ -339,7 +389,11 @@ export class Simulation {
    * memory, no access-time change); the call is logged without a replay sequence number,
    * since it does not change the run.
    */
-  async interview(agentId: string, question: string): Promise<string> {
+  interview(agentId: string, question: string): Promise<string> {
+    return this.exclusive(() => this.interviewNow(agentId, question));
+  }
+
+  private async interviewNow(agentId: string, question: string): Promise<string> {
     const agent = this.agent(agentId);
     const step = this.stepIndex - 1;
     const log = this.log;
@@ -378,18 +432,59 @@ export class Simulation {
       heldObjects: Object.fromEntries(this.heldObjects),
       callCounters: this.recording.countersSnapshot(),
       queue: structuredClone(this.queue),
+      appliedNow: structuredClone(this.appliedNow),
       agents: agents.map((a) => a.json),
     };
     return { state, embeddings: agents.map((a) => a.embeddings) };
   }
 
-  /** Writes the current state as a checkpoint in the run directory. */
+  /**
+   * Writes the current state as a checkpoint in the run directory, and a `checkpoint` log line
+   * marking which log lines the snapshot already holds (see {@link resume}).
+   */
   checkpoint(): void {
     writeCheckpoint(this.runDir, this.snapshot());
+    this.log.append({ type: CHECKPOINT_LINE, step: this.stepIndex });
   }
 
-  /** Runs one step and returns its record. */
-  async stepOnce(): Promise<StepRecord> {
+  /** Runs one step (after a between-step change in progress) and returns its record. */
+  stepOnce(): Promise<StepRecord> {
+    return this.exclusive(() => this.runStep());
+  }
+
+  /** Runs `task` after every step and change queued before it. */
+  private exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.lock.then(task);
+    this.lock = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Applies one change between steps, logs it, and keeps it for the next step record. */
+  private async applyBetweenSteps(item: QueuedIntervention): Promise<InterventionOutcome> {
+    const step = this.stepIndex;
+    this.callStep = step;
+    const outcome = await this.applyOne(item, this.mind());
+    const entry: AppliedNow = { name: item.name, args: item.args, ...outcome, now: true };
+    this.appliedNow.push(entry);
+    this.log.append({ type: 'intervention', step, ...entry });
+    return outcome;
+  }
+
+  /** Validates and applies one intervention; a failure is an outcome, never a throw. */
+  private async applyOne(item: QueuedIntervention, mind: Mind): Promise<InterventionOutcome> {
+    try {
+      const result = await applyIntervention(
+        { mind, world: this.world, agent: (id) => this.agent(id) },
+        item.name,
+        item.args,
+      );
+      return { ok: true, result };
+    } catch (error) {
+      return { ok: false, error: (error as Error).message };
+    }
+  }
+
+  private async runStep(): Promise<StepRecord> {
     const step = this.stepIndex;
     this.callStep = step;
     const now = this.clock.gameSecondsAt(step);
@@ -408,20 +503,20 @@ export class Simulation {
       objects: [],
     };
 
-    // 1. Interventions: scripted ones (resume, replay) first, then the user's queue.
+    // 1. Interventions: those applied since the last step, then scripted ones (resume,
+    // replay; between-step ones first, applied as then), then the user's queue.
+    record.interventions.push(...this.appliedNow);
+    this.appliedNow = [];
     const due = [...(this.script.get(step) ?? []), ...this.queue];
     this.script.delete(step);
     this.queue = [];
     for (const item of due) {
-      try {
-        const result = await applyIntervention(
-          { mind, world: this.world, agent: (id) => this.agent(id) },
-          item.name,
-          item.args,
-        );
-        record.interventions.push({ ...item, ok: true, result });
-      } catch (error) {
-        record.interventions.push({ ...item, ok: false, error: (error as Error).message });
+      if (item.now) {
+        await this.applyBetweenSteps(item);
+        record.interventions.push(...this.appliedNow);
+        this.appliedNow = [];
+      } else {
+        record.interventions.push({ ...item, ...(await this.applyOne(item, mind)) });
       }
     }
 
@@ -601,13 +696,25 @@ function isRecordedCall(e: LogEvent): boolean {
   return e.type === 'llm' && typeof e.seq === 'number';
 }
 
-/** Interventions applied per step, from step records. */
+/**
+ * Interventions to apply per step: between-step changes from their own log lines (a step
+ * record may be missing after a crash), queued ones from step records, in log order.
+ */
 function scriptOf(events: readonly LogEvent[]): Map<number, QueuedIntervention[]> {
   const script = new Map<number, QueuedIntervention[]>();
+  const add = (step: number, item: QueuedIntervention) => {
+    const list = script.get(step) ?? [];
+    list.push(item);
+    script.set(step, list);
+  };
   for (const e of events) {
-    if (e.type !== 'step') continue;
-    const applied = (e as StepRecord).interventions.map(({ name, args }) => ({ name, args }));
-    if (applied.length) script.set(e.step, applied);
+    if (BETWEEN_STEP_TYPES.has(e.type) && e.now === true) {
+      add(e.step, { name: e.name as string, args: e.args, now: true });
+    } else if (e.type === 'step') {
+      for (const { name, args, now } of (e as StepRecord).interventions) {
+        if (!now) add(e.step, { name, args });
+      }
+    }
   }
   return script;
 }

@@ -25,6 +25,14 @@ import { rngSnapshotSchema } from './rng';
 /** A queued intervention, as stored in snapshots and step records. */
 export const queuedInterventionSchema = z.object({ name: z.string(), args: z.unknown() });
 
+/** A change applied between steps (Simulation.applyNow, residents) with its outcome. */
+export const appliedNowSchema = queuedInterventionSchema.extend({
+  ok: z.boolean(),
+  result: z.unknown().optional(),
+  error: z.string().optional(),
+  now: z.literal(true),
+});
+
 /** The JSON state of a simulation after `step` steps. */
 export const simSnapshotSchema = z.object({
   version: z.literal(1),
@@ -35,6 +43,11 @@ export const simSnapshotSchema = z.object({
   heldObjects: z.record(z.string(), z.string()),
   callCounters: z.record(z.string(), z.number().int()),
   queue: z.array(queuedInterventionSchema),
+  /**
+   * Changes applied since the last step that the next step record will list (a snapshot taken
+   * between steps already holds their effect). Absent in older snapshots.
+   */
+  appliedNow: z.array(appliedNowSchema).default([]),
   agents: z.array(agentSnapshotSchema),
 });
 export type SimSnapshot = z.infer<typeof simSnapshotSchema>;
