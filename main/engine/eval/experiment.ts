@@ -1,0 +1,263 @@
+/**
+ * The experiment runner: N seeds × conditions over one scenario for a fixed number of steps.
+ * Each cell is an ordinary run directory, so `simulacra inspect`, fork and replay work on it.
+ * Re-running the same experiment skips finished cells and evaluations and resumes unfinished
+ * runs from their last checkpoint.
+ *
+ *   <out>/experiment.json                   the plan (a different plan in the same folder is refused)
+ *   <out>/cells/<condition>/seed-<n>/       run directory of one cell
+ *   <out>/eval/<condition>/seed-<n>.json    that cell's measurements (written when complete)
+ *   <out>/eval/<condition>/seed-<n>.calls.ndjson   the evaluation's own model calls
+ *   <out>/report.html, results.csv, results.json  (eval/report/)
+ */
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import type { RunConditions } from '../../../common/runs/conditions';
+import type { Scenario } from '../../../common/scenario/schema';
+import type { Embedder, LanguageModel } from '../../models/types';
+import { listCheckpoints } from '../sim/checkpoint';
+import { Simulation } from '../sim/Simulation';
+import type { Fact } from './diffusion';
+import { evaluateRun, type RunEvaluation } from './evaluateRun';
+import {
+  checkEvaluation,
+  defaultFacts,
+  type ExperimentCondition,
+  type EvaluationConfig,
+} from './experimentConfig';
+
+/** Everything that defines an experiment. */
+export interface ExperimentPlan {
+  scenario: Scenario;
+  conditions: ExperimentCondition[];
+  baseline: string;
+  /** Scenario seeds, one cell per seed and condition. */
+  seeds: number[];
+  steps: number;
+  snapshotEverySteps: number;
+  evaluation: EvaluationConfig;
+}
+
+/** One cell's identity and where its files are. */
+export interface Cell {
+  condition: string;
+  seed: number;
+  runDir: string;
+  evalFile: string;
+}
+
+/** A finished cell with its measurements. */
+export interface CellResult extends Cell {
+  conditions: RunConditions;
+  /** The run's run.json records the condition (false: this engine build ignored it). */
+  conditionsRecorded: boolean;
+  model: string;
+  evaluation: RunEvaluation;
+}
+
+/** The finished experiment. */
+export interface ExperimentResult {
+  plan: Omit<ExperimentPlan, 'scenario'> & { scenario: { id: string; name: string } };
+  facts: Fact[];
+  cells: CellResult[];
+}
+
+/** Supplies models: the experiment's default (`path` undefined) or a condition's own GGUF. */
+export type ModelSource = (path: string | undefined) => Promise<LanguageModel>;
+
+/** What the runner reports as it goes. */
+export type ExperimentProgress = (line: string) => void;
+
+const PLAN_FILE = 'experiment.json';
+
+/** The cells of a plan, in run order (conditions, then seeds). */
+export function cellsOf(plan: Pick<ExperimentPlan, 'conditions' | 'seeds'>, out: string): Cell[] {
+  return plan.conditions.flatMap((c) =>
+    plan.seeds.map((seed) => ({
+      condition: c.name,
+      seed,
+      runDir: path.join(out, 'cells', c.name, `seed-${seed}`),
+      evalFile: path.join(out, 'eval', c.name, `seed-${seed}.json`),
+    })),
+  );
+}
+
+function planRecord(plan: ExperimentPlan) {
+  return {
+    version: 1,
+    scenario: { id: plan.scenario.id, name: plan.scenario.name },
+    conditions: plan.conditions,
+    baseline: plan.baseline,
+    seeds: plan.seeds,
+    steps: plan.steps,
+    snapshotEverySteps: plan.snapshotEverySteps,
+    evaluation: plan.evaluation,
+  };
+}
+
+function writeJsonAtomic(file: string, value: unknown): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(value, null, 1)}\n`);
+  renameSync(tmp, file);
+}
+
+/** The scenario a cell runs: the experiment's, with the cell's seed and cost-layer switches. */
+export function cellScenario(
+  scenario: Scenario,
+  seed: number,
+  conditions: RunConditions,
+): Scenario {
+  const copy = structuredClone(scenario);
+  copy.settings.seed = seed;
+  copy.settings.costLayer = {
+    lifestylePolicy: conditions.costLayer.lifestylePolicy,
+    socialMemory: conditions.costLayer.socialMemory,
+    mindWandering: conditions.costLayer.mindWandering,
+  };
+  return copy;
+}
+
+/** True when run.json stores the cell's conditions (written by engines that honour them). */
+function recordsConditions(runDir: string, conditions: RunConditions): boolean {
+  try {
+    const info = JSON.parse(readFileSync(path.join(runDir, 'run.json'), 'utf8')) as {
+      conditions?: RunConditions;
+    };
+    return (
+      info.conditions?.ablation === conditions.ablation &&
+      info.conditions.costLayer?.lifestylePolicy === conditions.costLayer.lifestylePolicy &&
+      info.conditions.costLayer?.socialMemory === conditions.costLayer.socialMemory &&
+      info.conditions.costLayer?.mindWandering === conditions.costLayer.mindWandering
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Brings one cell's run to `plan.steps` steps: creates it, resumes it, or leaves a finished one
+ * alone. A cell that crashed before its first checkpoint has nothing to resume and is restarted.
+ */
+async function runCell(
+  cell: Cell,
+  condition: ExperimentCondition,
+  plan: ExperimentPlan,
+  deps: { model: LanguageModel; embedder: Embedder },
+  progress: ExperimentProgress,
+): Promise<void> {
+  const label = `${cell.condition} seed ${cell.seed}`;
+  const checkpoints = existsSync(cell.runDir) ? listCheckpoints(cell.runDir) : [];
+  if (checkpoints.length > 0 && checkpoints[checkpoints.length - 1] >= plan.steps) {
+    progress(`${label}: run finished earlier, skipped`);
+    return;
+  }
+  let sim: Simulation;
+  if (checkpoints.length === 0) {
+    // Only this runner writes inside cells/, so an unfinished cell folder is ours to clear.
+    rmSync(cell.runDir, { recursive: true, force: true });
+    mkdirSync(path.dirname(cell.runDir), { recursive: true });
+    // `conditions` is honoured by engines that know it (RunInfo.conditions); passed as a
+    // variable so this compiles against engines whose options do not declare it yet.
+    const options = {
+      snapshotEverySteps: plan.snapshotEverySteps,
+      conditions: condition.conditions,
+    };
+    sim = await Simulation.create(
+      cellScenario(plan.scenario, cell.seed, condition.conditions),
+      cell.runDir,
+      deps,
+      options,
+    );
+    progress(`${label}: started`);
+  } else {
+    sim = Simulation.resume(cell.runDir, deps);
+    progress(`${label}: resumed at step ${sim.step}`);
+  }
+  const every = Math.max(1, Math.round(plan.steps / 4));
+  while (sim.step < plan.steps) {
+    await sim.run(1);
+    if (sim.step % every === 0 || sim.step === plan.steps) {
+      progress(`${label}: step ${sim.step}/${plan.steps} (${sim.clock.label(sim.gameTime)})`);
+    }
+  }
+  sim.checkpoint();
+}
+
+/**
+ * Runs (or finishes) every cell, then evaluates every cell that has no evaluation yet.
+ * Models are loaded once each through `models` and not disposed here (the caller owns them).
+ */
+export async function runExperiment(
+  plan: ExperimentPlan,
+  out: string,
+  models: ModelSource,
+  embedder: Embedder,
+  progress: ExperimentProgress = () => {},
+): Promise<ExperimentResult> {
+  if (plan.seeds.length === 0) throw new Error('an experiment needs at least one seed');
+  if (!plan.conditions.some((c) => c.name === plan.baseline)) {
+    throw new Error(`baseline "${plan.baseline}" is not one of the conditions`);
+  }
+  checkEvaluation(plan.evaluation, plan.scenario);
+  mkdirSync(out, { recursive: true });
+  const record = planRecord(plan);
+  const planFile = path.join(out, PLAN_FILE);
+  if (existsSync(planFile)) {
+    const before = readFileSync(planFile, 'utf8');
+    if (before !== `${JSON.stringify(record, null, 1)}\n`) {
+      throw new Error(
+        `${out} holds a different experiment (${PLAN_FILE} differs: scenario, conditions, seeds, ` +
+          'steps or evaluation); use another --out folder or delete it',
+      );
+    }
+  } else {
+    writeJsonAtomic(planFile, record);
+  }
+  const facts = plan.evaluation.facts ?? defaultFacts(plan.scenario);
+  const byName = new Map(plan.conditions.map((c) => [c.name, c]));
+  const cells = cellsOf(plan, out);
+  const results: CellResult[] = [];
+  for (const cell of cells) {
+    const condition = byName.get(cell.condition)!;
+    const model = await models(condition.model);
+    const deps = { model, embedder };
+    await runCell(cell, condition, plan, deps, progress);
+    let evaluation: RunEvaluation;
+    if (existsSync(cell.evalFile)) {
+      evaluation = JSON.parse(readFileSync(cell.evalFile, 'utf8')) as RunEvaluation;
+      progress(`${cell.condition} seed ${cell.seed}: evaluation done earlier, skipped`);
+    } else {
+      const callsFile = cell.evalFile.replace(/\.json$/, '.calls.ndjson');
+      mkdirSync(path.dirname(callsFile), { recursive: true });
+      rmSync(callsFile, { force: true });
+      evaluation = await evaluateRun(cell.runDir, deps, plan.evaluation, facts, {
+        untilStep: plan.steps,
+        onCall: (call) => appendFileSync(callsFile, `${JSON.stringify(call)}\n`),
+        onProgress: (what) => progress(`${cell.condition} seed ${cell.seed}: ${what}`),
+      });
+      writeJsonAtomic(cell.evalFile, evaluation);
+    }
+    results.push({
+      ...cell,
+      conditions: condition.conditions,
+      conditionsRecorded: recordsConditions(cell.runDir, condition.conditions),
+      model: model.id,
+      evaluation,
+    });
+  }
+  const { scenario, ...rest } = plan;
+  return {
+    plan: { ...rest, scenario: { id: scenario.id, name: scenario.name } },
+    facts,
+    cells: results,
+  };
+}
