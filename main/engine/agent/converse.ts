@@ -9,10 +9,12 @@ import { converseSummaryPrompt } from '../prompts/converseSummary';
 import { converseThoughtsPrompt } from '../prompts/converseThoughts';
 import { converseTurnPrompt } from '../prompts/converseTurn';
 import { importancePrompt } from '../prompts/importance';
+import { costLayerOf, plans } from './ablation';
 import type { Agent, CurrentAction } from './Agent';
 import { PLAN_EXPIRY_GAME_SECONDS } from './memory';
 import { ask, recall, remember, type Mind } from './mind';
 import { blockAt, decompose } from './plan';
+import { refreshSummary, updateAfterChat } from './socialMemory';
 
 /** Most lines in one conversation: reverie's 8 rounds of both speakers. */
 export const MAX_CHAT_UTTERANCES = 16;
@@ -45,15 +47,20 @@ export interface Conversation {
 export async function converse(a: Agent, b: Agent, mind: Mind): Promise<Conversation> {
   const transcript: string[] = [];
   const place = mind.world.addressAt(a.tile, 'arena') ?? mind.world.worldName;
+  // Social memory: each speaker's view of the other, brought up to date once per conversation.
+  const social = costLayerOf(mind).socialMemory
+    ? new Map([
+        [a.id, await refreshSummary(a, b, mind)],
+        [b.id, await refreshSummary(b, a, mind)],
+      ])
+    : null;
   for (let i = 0; i < MAX_CHAT_UTTERANCES; i++) {
     const [speaker, listener] = i % 2 === 0 ? [a, b] : [b, a];
     const last = transcript[transcript.length - 1] ?? '';
-    const memories = await recall(
-      mind,
-      speaker,
-      `${listener.name} ${last}`.trim(),
-      MEMORIES_PER_UTTERANCE,
-    );
+    const view = social?.get(speaker.id);
+    const memories = view
+      ? []
+      : await recall(mind, speaker, `${listener.name} ${last}`.trim(), MEMORIES_PER_UTTERANCE);
     const turn = await ask(
       mind,
       speaker,
@@ -63,6 +70,7 @@ export async function converse(a: Agent, b: Agent, mind: Mind): Promise<Conversa
         partnerName: listener.name,
         memories: memories.map((m) => m.description),
         transcript,
+        ...(view ? { social: view } : {}),
       }),
     );
     transcript.push(`${speaker.name}: ${turn.utterance}`);
@@ -139,6 +147,7 @@ async function afterChat(
       object: other.name,
     },
   ]);
+  if (costLayerOf(mind).socialMemory) await updateAfterChat(self, other, mind, chat.transcript);
   self.chatCooldownUntil[other.id] = chat.endsAt + CHAT_COOLDOWN_GAME_SECONDS;
   const action: CurrentAction = {
     description: `conversing with ${other.name} about ${chat.topic}`,
@@ -164,6 +173,8 @@ async function afterChat(
  * takes its time, and the remaining minutes are decomposed again with the chat as context.
  */
 async function replanAroundChat(self: Agent, mind: Mind, chat: Conversation, other: Agent) {
+  // Without planning there is no decomposition to revise: the next moment decides afresh.
+  if (!plans(mind)) return;
   const { clock } = mind;
   const startMinute = clock.minuteOfDay(chat.startedAt);
   const endMinute = Math.ceil(startMinute + (chat.endsAt - chat.startedAt) / 60);

@@ -6,6 +6,7 @@
  */
 import { importancePrompt } from '../prompts/importance';
 import { perceive, type AgentEvent, type PerceivedEvent } from '../world/perceive';
+import { observes } from './ablation';
 import type { Agent } from './Agent';
 import { MIN_IMPORTANCE } from './memory';
 import { ask, remember, type Mind } from './mind';
@@ -17,7 +18,9 @@ export function isIdleEvent(e: { predicate: string; object: string }): boolean {
 
 /**
  * Perceives from the agent's tile, stores the new observations and returns them, nearest
- * first. `events` are all agents' current events; the agent's own is skipped.
+ * first. `events` are all agents' current events; the agent's own is skipped. Under the
+ * no-observation ablation the agent still learns the places in view (it must find its way) but
+ * stores and returns no events, so it has nothing to react to.
  */
 export async function observe(
   agent: Agent,
@@ -25,6 +28,7 @@ export async function observe(
   events: readonly AgentEvent[],
 ): Promise<PerceivedEvent[]> {
   agent.spatial.observe(mind.world, agent.tile, agent.perception.visionRadius);
+  if (!observes(mind)) return [];
   const seen = perceive({
     world: mind.world,
     tile: agent.tile,

@@ -5,16 +5,28 @@
  * with a place from the agent's own spatial memory. Sleep is never decomposed and costs no call.
  */
 import { formatAddress } from '../../../common/scenario/address';
-import { actionPrompt, LOCATION_SEPARATOR } from '../prompts/action';
+import { actionPrompt, LOCATION_SEPARATOR, type ActionChoice } from '../prompts/action';
+import { actNowPrompt } from '../prompts/actNow';
 import { dailyRevisePrompt } from '../prompts/dailyRevise';
 import { planDailyPrompt } from '../prompts/planDaily';
 import { planDecomposePrompt } from '../prompts/planDecompose';
 import { planHourlyPrompt, type HourlyBlock } from '../prompts/planHourly';
 import { planWakePrompt } from '../prompts/planWake';
 import { clockLabel } from '../sim/Clock';
+import { costLayerOf, plans } from './ablation';
 import type { Agent, CurrentAction, ScheduleBlock, Task } from './Agent';
+import {
+  actionCacheKey,
+  cacheAction,
+  lookupPolicy,
+  recordAction,
+  reusedAction,
+  startRecording,
+  startReuse,
+} from './lifestylePolicy';
 import { PLAN_EXPIRY_GAME_SECONDS } from './memory';
 import { ask, recall, remember, type Mind } from './mind';
+import { wanderingMemory } from './mindWandering';
 
 const MINUTES_PER_DAY = 1440;
 /** Decomposition horizon, game minutes: the reference decomposes the current hour. */
@@ -36,6 +48,18 @@ export function recentThoughts(agent: Agent): string[] {
 }
 
 /**
+ * {@link recentThoughts}, plus — with mind wandering on — one memory sampled from the agent's
+ * memory clusters (AGA), so plans can pick up any topic of its life, not only the latest.
+ */
+export function planningThoughts(agent: Agent, mind: Mind): string[] {
+  const thoughts = recentThoughts(agent);
+  if (!costLayerOf(mind).mindWandering) return thoughts;
+  const wandering = wanderingMemory(agent, mind);
+  if (!wandering || thoughts.includes(wandering.description)) return thoughts;
+  return [...thoughts, `(comes to mind) ${wandering.description}`];
+}
+
+/**
  * Plans the game day that `mind.now` falls in, when the agent has not yet: on later days first
  * revises "currently" (daily.revise), then asks wake hour, broad plan and hourly schedule.
  * Returns true when it planned.
@@ -43,6 +67,11 @@ export function recentThoughts(agent: Agent): string[] {
 export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
   const day = mind.clock.dayIndex(mind.now);
   if (agent.day === day) return false;
+  if (!plans(mind)) {
+    // Planning ablations: the day starts with no plan; each action comes from the moment.
+    agent.day = day;
+    return false;
+  }
   const date = mind.clock.dateLabel(mind.now);
   if (agent.day !== null) {
     const memories = await recall(
@@ -63,7 +92,7 @@ export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
     };
   }
   const { wakeHour } = await ask(mind, agent, planWakePrompt(agent.identity, date));
-  const thoughts = recentThoughts(agent);
+  const thoughts = planningThoughts(agent, mind);
   const { plan } = await ask(
     mind,
     agent,
@@ -103,6 +132,11 @@ export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
  * stays, a new hourly schedule is asked for the rest, and current tasks are dropped.
  */
 export async function replanRestOfDay(agent: Agent, mind: Mind): Promise<void> {
+  if (!plans(mind)) {
+    // No schedule to revise; the whisper's thought is in memory for the next moment.
+    agent.replanPending = false;
+    return;
+  }
   const fromHour = Math.floor(mind.clock.minuteOfDay(mind.now) / 60);
   const { schedule } = await ask(
     mind,
@@ -111,7 +145,7 @@ export async function replanRestOfDay(agent: Agent, mind: Mind): Promise<void> {
       date: mind.clock.dateLabel(mind.now),
       fromHour,
       dailyPlan: agent.dailyPlan,
-      recentThoughts: recentThoughts(agent),
+      recentThoughts: planningThoughts(agent, mind),
     }),
   );
   const kept = agent.schedule
@@ -195,7 +229,8 @@ export async function taskAt(
 /**
  * Decomposes `activity` into tasks laid end to end over [start, start + minutes): a task
  * running past the window is cut, and the last task stretches to the end when the model's
- * tasks fall short.
+ * tasks fall short. With the lifestyle policy on, a plain decomposition (no `context`) reuses a
+ * stored policy when one fits, and otherwise is recorded to become one.
  */
 export async function decompose(
   agent: Agent,
@@ -205,6 +240,34 @@ export async function decompose(
   minutes: number,
   context: string,
 ): Promise<Task[]> {
+  const lifestyle = costLayerOf(mind).lifestylePolicy;
+  // Whatever was being recorded or replayed is over: its window is being re-planned.
+  if (lifestyle) agent.costLayer.policyRun = null;
+  const day = mind.clock.dayIndex(mind.now);
+  let embedding: number[] | null = null;
+  if (lifestyle && context === '') {
+    const found = await lookupPolicy(agent, mind, activity, knownLocations(agent, mind));
+    embedding = found.embedding;
+    if (found.hit) {
+      const reused = layoutTasks(found.policy.tasks, start, minutes);
+      startReuse(agent, found.policy, found.embedding, day, reused);
+      mind.costLayer?.note({
+        kind: 'policy.hit',
+        agentId: agent.id,
+        plan: activity,
+        policyId: found.policy.id,
+        similarity: found.similarity,
+      });
+      return reused;
+    }
+    mind.costLayer?.note({
+      kind: 'policy.miss',
+      agentId: agent.id,
+      plan: activity,
+      similarity: found.similarity,
+      reason: found.reason,
+    });
+  }
   const { tasks } = await ask(
     mind,
     agent,
@@ -216,6 +279,17 @@ export async function decompose(
       context,
     }),
   );
+  const out = layoutTasks(tasks, start, minutes);
+  if (embedding) startRecording(agent, activity, embedding, day, out);
+  return out;
+}
+
+/** Lays `tasks` end to end over [start, start + minutes) (see {@link decompose}). */
+function layoutTasks(
+  tasks: readonly { task: string; minutes: number }[],
+  start: number,
+  minutes: number,
+): Task[] {
   const out: Task[] = [];
   let at = start;
   const end = start + minutes;
@@ -265,12 +339,25 @@ export function locationAddresses(
 }
 
 /**
+ * True when the agent sleeps at `mind.now`: by its schedule, or — without planning — while its
+ * current (unplanned) action is sleep.
+ */
+export function restsNow(agent: Agent, mind: Mind): boolean {
+  if (!plans(mind)) return agent.isAsleep() && (agent.action?.endsAt ?? 0) > mind.now;
+  return blockAt(agent, mind.clock.minuteOfDay(mind.now)).asleep;
+}
+
+/** Memories the unplanned (ablation) action prompt reads, newest first. */
+const MEMORIES_FOR_MOMENT = 5;
+
+/**
  * The action the agent should start now, or null to keep the current one. An action lasts until
  * its task ends; sleep goes to the living area with no model call.
  */
 export async function nextAction(agent: Agent, mind: Mind): Promise<CurrentAction | null> {
   const { clock, now } = mind;
   if (agent.action && agent.action.endsAt > now) return null;
+  if (!plans(mind)) return momentAction(agent, mind);
   const day = clock.dayIndex(now);
   const minute = clock.minuteOfDay(now);
   const block = blockAt(agent, minute);
@@ -290,6 +377,17 @@ export async function nextAction(agent: Agent, mind: Mind): Promise<CurrentActio
     };
   }
   const task = await taskAt(agent, mind, minute);
+  const choice = costLayerOf(mind).lifestylePolicy
+    ? await reuseOrChooseAction(agent, mind, task, day)
+    : await chooseAction(agent, mind, task.task);
+  return actionOf(mind, task.task, choice, {
+    endsAt: clock.gameSecondsOf(day, task.startMinute + task.minutes),
+    taskKey: `${day}@${task.startMinute}`,
+  });
+}
+
+/** Asks where and how to do `task` among the places the agent knows (one `action` call). */
+async function chooseAction(agent: Agent, mind: Mind, task: string): Promise<ActionChoice> {
   const locations = knownLocations(agent, mind);
   if (locations.length === 0) {
     throw new Error(
@@ -297,28 +395,107 @@ export async function nextAction(agent: Agent, mind: Mind): Promise<CurrentActio
     );
   }
   const here = mind.world.addressAt(agent.tile, 'arena') ?? mind.world.worldName;
-  const choice = await ask(
+  return ask(
     mind,
     agent,
     actionPrompt(agent.identity, {
-      now: clock.label(now),
-      task: task.task,
+      now: mind.clock.label(mind.now),
+      task,
       currentPlace: here,
       locations,
     }),
   );
+}
+
+/**
+ * The lifestyle-policy path of choosing an action: the replayed policy's stored action, else an
+ * exact-match cached answer, else the model's; the answer is recorded into the decomposition
+ * being recorded and cached.
+ */
+async function reuseOrChooseAction(
+  agent: Agent,
+  mind: Mind,
+  task: Task,
+  day: number,
+): Promise<ActionChoice> {
+  const locations = knownLocations(agent, mind);
+  const reused = reusedAction(agent, task, day, locations);
+  if (reused) return reused;
+  const here = mind.world.addressAt(agent.tile, 'arena') ?? mind.world.worldName;
+  const key = actionCacheKey(task.task, here, locations);
+  let choice: ActionChoice | undefined = agent.costLayer.actionCache[key];
+  if (choice) {
+    mind.costLayer?.note({ kind: 'action.cached', agentId: agent.id, task: task.task });
+  } else {
+    choice = await chooseAction(agent, mind, task.task);
+  }
+  cacheAction(agent, key, choice);
+  const { objectAddress } = locationAddresses(mind.world.worldName, choice.location);
+  recordAction(agent, mind, task, day, choice, objectAddress);
+  return choice;
+}
+
+/** The action for `task` done as `choice` says, from now until `timing.endsAt`. */
+function actionOf(
+  mind: Mind,
+  task: string,
+  choice: ActionChoice,
+  timing: { endsAt: number; taskKey: string },
+): CurrentAction {
   const { address, objectAddress } = locationAddresses(mind.world.worldName, choice.location);
   return {
-    description: task.task,
+    description: task,
     address,
     emoji: choice.emoji,
     predicate: choice.predicate,
     object: choice.object,
     objectAddress,
     objectState: objectAddress ? choice.objectState : null,
-    startedAt: now,
-    endsAt: clock.gameSecondsOf(day, task.startMinute + task.minutes),
-    taskKey: `${day}@${task.startMinute}`,
+    startedAt: mind.now,
+    endsAt: timing.endsAt,
+    taskKey: timing.taskKey,
     withAgent: null,
   };
+}
+
+/**
+ * The planning ablations' action: with no schedule, the agent decides what to do from the
+ * current moment alone (`act.now`), then where and how (`action`); sleep needs no place call.
+ */
+async function momentAction(agent: Agent, mind: Mind): Promise<CurrentAction> {
+  const { clock, now } = mind;
+  const day = clock.dayIndex(now);
+  const minute = Math.floor(clock.minuteOfDay(now));
+  const here = mind.world.addressAt(agent.tile, 'arena') ?? mind.world.worldName;
+  const moment = await ask(
+    mind,
+    agent,
+    actNowPrompt(agent.identity, {
+      now: clock.label(now),
+      place: here,
+      previous: agent.activityLabel(),
+      recent: agent.memory
+        .latest(['observation', 'chat', 'thought', 'plan'], MEMORIES_FOR_MOMENT)
+        .map((m) => m.description),
+    }),
+  );
+  const endsAt = now + moment.minutes * 60;
+  const taskKey = `${day}@${minute}`;
+  if (moment.asleep) {
+    return {
+      description: SLEEP_ACTIVITY,
+      address: agent.identity.livingArea,
+      emoji: '💤',
+      predicate: 'is',
+      object: 'sleeping',
+      objectAddress: null,
+      objectState: null,
+      startedAt: now,
+      endsAt,
+      taskKey,
+      withAgent: null,
+    };
+  }
+  const choice = await chooseAction(agent, mind, moment.activity);
+  return actionOf(mind, moment.activity, choice, { endsAt, taskKey });
 }

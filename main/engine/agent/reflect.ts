@@ -6,6 +6,7 @@
  */
 import { reflectInsightsPrompt } from '../prompts/reflectInsights';
 import { reflectQuestionsPrompt } from '../prompts/reflectQuestions';
+import { reflects } from './ablation';
 import type { Agent } from './Agent';
 import type { MemoryNode } from './memory';
 import { ask, recall, remember, type Mind } from './mind';
@@ -26,6 +27,7 @@ export interface Reflection {
  * null otherwise. Resets the sum afterwards (insights themselves do not count toward the next).
  */
 export async function maybeReflect(agent: Agent, mind: Mind): Promise<Reflection | null> {
+  if (!reflects(mind)) return null;
   if (agent.importanceSinceReflection < mind.reflectionThreshold) return null;
   const recent = agent.memory
     .latest(['observation', 'chat', 'thought', 'plan'], REFLECTION_SOURCE_MEMORIES)

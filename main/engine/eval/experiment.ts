@@ -65,7 +65,10 @@ export interface CellResult extends Cell {
 
 /** The finished experiment. */
 export interface ExperimentResult {
-  plan: Omit<ExperimentPlan, 'scenario'> & { scenario: { id: string; name: string } };
+  plan: Omit<ExperimentPlan, 'scenario'> & {
+    scenario: { id: string; name: string };
+    secondsPerStep: number;
+  };
   facts: Fact[];
   cells: CellResult[];
 }
@@ -256,7 +259,11 @@ export async function runExperiment(
   }
   const { scenario, ...rest } = plan;
   return {
-    plan: { ...rest, scenario: { id: scenario.id, name: scenario.name } },
+    plan: {
+      ...rest,
+      scenario: { id: scenario.id, name: scenario.name },
+      secondsPerStep: scenario.settings.secondsPerStep,
+    },
     facts,
     cells: results,
   };

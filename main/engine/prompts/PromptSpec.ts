@@ -23,7 +23,10 @@ export type CognitiveFn =
   | 'reflect.insights'
   | 'interview'
   | 'whisper'
-  | 'daily.revise';
+  | 'daily.revise'
+  | 'act.now'
+  | 'social.summary'
+  | 'social.update';
 
 /** A finished prompt: everything a model request needs except agent and seed. */
 export interface PromptSpec<T> {

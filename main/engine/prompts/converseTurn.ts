@@ -8,7 +8,18 @@ import { buildSpec, bullets, type PromptSpec } from './PromptSpec';
 
 const shape = object({ utterance: text(1, 120), end: bool() });
 
-/** Builds the next-utterance prompt; `transcript` lines are "Name: words". */
+/** What the speaker's social memory holds about the listener (AGA), used instead of memories. */
+export interface SocialView {
+  relationship: string;
+  feeling: string;
+  /** The compressed "summary events" text. */
+  summary: string;
+}
+
+/**
+ * Builds the next-utterance prompt; `transcript` lines are "Name: words". With `social` (the
+ * cost layer's social memory) the relationship, feeling and summary replace the raw memories.
+ */
 export function converseTurnPrompt(
   who: IdentityView,
   input: {
@@ -17,6 +28,7 @@ export function converseTurnPrompt(
     partnerName: string;
     memories: readonly string[];
     transcript: readonly string[];
+    social?: SocialView;
   },
 ): PromptSpec<{ utterance: string; end: boolean }> {
   return buildSpec({
@@ -28,7 +40,10 @@ export function converseTurnPrompt(
     ),
     volatile:
       `It is ${input.now}, in ${input.place}. You are talking with ${input.partnerName}.\n` +
-      `What you remember about ${input.partnerName}:\n${bullets(input.memories)}\n` +
+      (input.social
+        ? `Your relationship with ${input.partnerName}: ${input.social.relationship}; you feel: ` +
+          `${input.social.feeling}.\nWhat has happened between you: ${input.social.summary}\n`
+        : `What you remember about ${input.partnerName}:\n${bullets(input.memories)}\n`) +
       `Conversation so far:\n${input.transcript.length ? input.transcript.join('\n') : '(you speak first)'}`,
     shape,
     maxTokens: 160,

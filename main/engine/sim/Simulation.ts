@@ -27,7 +27,11 @@ import { converse, type Conversation } from '../agent/converse';
 import { interview } from '../agent/interview';
 import type { Mind } from '../agent/mind';
 import { observe, seedMemories } from '../agent/observe';
-import { blockAt, nextAction, planNewDay, replanRestOfDay } from '../agent/plan';
+import { nextAction, planNewDay, replanRestOfDay, restsNow } from '../agent/plan';
+import type { LifestylePolicy } from '../agent/costLayerState';
+import type { CostLayerHooks } from '../agent/costLayerHooks';
+import { policyKey, readInitialPolicies, type PolicyStore } from '../agent/policyStore';
+import { runConditionsSchema, type RunConditions } from '../../../common/runs/conditions';
 import { canEngage, decideReaction, waitAction, type ReactionDecision } from '../agent/react';
 import { maybeReflect } from '../agent/reflect';
 import type { AgentEvent } from '../world/perceive';
@@ -58,12 +62,22 @@ export const CHECKPOINT_LINE = 'checkpoint';
 export interface SimulationDeps {
   model: LanguageModel;
   embedder: Embedder;
+  /**
+   * Cross-run lifestyle policies (agent/policyStore.ts): a new run with the lifestyle policy on
+   * starts from the policies stored for its personas and adds the ones it learns.
+   */
+  policyStore?: PolicyStore;
 }
+
+/** The run's copy of the lifestyle policies it started with (replay starts from it). */
+export const POLICIES_FILE = 'policies.json';
 
 /** Run-level settings stored in `run.json`. */
 export interface RunInfo {
   version: 1;
   snapshotEverySteps: number;
+  /** Ablation and cost layer (common/runs/conditions.ts); absent in old runs = the baseline. */
+  conditions: RunConditions;
   /** Where a fork came from. */
   parent?: { runDir: string; step: number };
 }
@@ -180,13 +194,20 @@ export class Simulation {
     scenario: Scenario,
     runDir: string,
     deps: SimulationDeps,
-    options: { snapshotEverySteps?: number } = {},
+    options: {
+      snapshotEverySteps?: number;
+      /** Defaults to the baseline (full architecture, no cost layer). */
+      conditions?: RunConditions;
+      /** Policies per agent id to start from instead of `deps.policyStore`'s (replay). */
+      initialPolicies?: Record<string, LifestylePolicy[]>;
+    } = {},
   ): Promise<Simulation> {
     if (existsSync(path.join(runDir, RUN_FILE))) throw new Error(`${runDir} already holds a run`);
     mkdirSync(runDir, { recursive: true });
     const info: RunInfo = {
       version: 1,
       snapshotEverySteps: options.snapshotEverySteps ?? DEFAULT_SNAPSHOT_EVERY_STEPS,
+      conditions: runConditionsSchema.parse(options.conditions ?? {}),
     };
     writeFileSync(path.join(runDir, SCENARIO_FILE), JSON.stringify(scenario));
     writeFileSync(path.join(runDir, RUN_FILE), JSON.stringify(info));
@@ -200,6 +221,18 @@ export class Simulation {
         deps.embedder.dimensions,
       ),
     );
+    if (info.conditions.costLayer.lifestylePolicy) {
+      const initial = Object.fromEntries(
+        agents.map((a) => [
+          a.id,
+          options.initialPolicies
+            ? (options.initialPolicies[a.id] ?? [])
+            : (deps.policyStore?.load(policyKey(scenario.id, a.id)) ?? []),
+        ]),
+      );
+      for (const a of agents) a.costLayer.policies = structuredClone(initial[a.id]);
+      writeFileSync(path.join(runDir, POLICIES_FILE), JSON.stringify({ version: 1, initial }));
+    }
     const sim = new Simulation(runDir, scenario, info, world, agents, rng, deps, {
       step: 0,
       queue: [],
@@ -264,6 +297,7 @@ export class Simulation {
     const info: RunInfo = {
       version: 1,
       snapshotEverySteps: parentInfo.snapshotEverySteps,
+      conditions: parentInfo.conditions,
       parent: { runDir: path.resolve(fromRunDir), step },
     };
     writeFileSync(path.join(newRunDir, RUN_FILE), JSON.stringify(info));
@@ -297,7 +331,12 @@ export class Simulation {
     const model = ReplayModel.fromNdjson(
       logText.endsWith('\n') ? logText : logText.slice(0, logText.lastIndexOf('\n') + 1),
     );
-    const sim = await Simulation.create(scenario, newRunDir, { model, embedder }, info);
+    const sim = await Simulation.create(
+      scenario,
+      newRunDir,
+      { model, embedder },
+      { ...info, initialPolicies: readInitialPolicies(path.join(fromRunDir, POLICIES_FILE)) },
+    );
     const script = scriptOf(events);
     for (const [step, list] of script) sim.script.set(step, list);
     const steps = events.filter((e) => e.type === 'step').length;
@@ -535,7 +574,7 @@ export class Simulation {
       this.agents.map(async (agent): Promise<ReactionDecision | null> => {
         await planNewDay(agent, mind);
         if (agent.replanPending) await replanRestOfDay(agent, mind);
-        if (blockAt(agent, this.clock.minuteOfDay(now)).asleep) return null;
+        if (restsNow(agent, mind)) return null;
         const seen = await observe(agent, mind, events);
         return decideReaction(agent, mind, seen, this.byName);
       }),
@@ -644,8 +683,17 @@ export class Simulation {
       world: this.world,
       seed: this.scenario.settings.seed,
       reflectionThreshold: this.scenario.settings.reflectionThreshold,
+      conditions: this.info.conditions,
+      costLayer: this.costLayerHooks,
     };
   }
+
+  /** Cost-layer decisions go to the log; new policies to the cross-run store. */
+  private readonly costLayerHooks: CostLayerHooks = {
+    note: (note) => this.log.append({ type: 'cost', step: this.callStep, ...note }),
+    policyStored: (agent, policy) =>
+      this.deps.policyStore?.add(policyKey(this.scenario.id, agent.id), policy),
+  };
 
   private logCall(call: LoggedCall): void {
     this.log.append({ type: 'llm', step: this.callStep, ...call });
@@ -688,9 +736,20 @@ function spawnTile(world: TileWorld, spawn: number | null, livingArea: string, r
   return rng.pick(open);
 }
 
-function readRunInfo(runDir: string): RunInfo {
-  return JSON.parse(readFileSync(path.join(runDir, RUN_FILE), 'utf8')) as RunInfo;
+/** The run's `run.json`. */
+export function readRunInfo(runDir: string): RunInfo {
+  const file = path.join(runDir, RUN_FILE);
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as Omit<RunInfo, 'conditions'> & {
+    conditions?: unknown;
+  };
+  const conditions = runConditionsSchema.safeParse(raw.conditions ?? {});
+  if (!conditions.success) {
+    const issue = conditions.error.issues[0];
+    throw new Error(`${file}: conditions.${issue.path.join('.')}: ${issue.message}`);
+  }
+  return { ...raw, conditions: conditions.data };
 }
+
 
 function isRecordedCall(e: LogEvent): boolean {
   return e.type === 'llm' && typeof e.seq === 'number';

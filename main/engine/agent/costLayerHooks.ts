@@ -1,0 +1,28 @@
+/**
+ * What the cost layer tells the run it belongs to: a note for the event log on every decision
+ * that replaces a model call (so a replay can be checked against the original and the cost
+ * ledger can count savings), and every newly stored lifestyle policy (so the run can keep it
+ * in the cross-run policy store).
+ */
+import type { Agent } from './Agent';
+import type { LifestylePolicy } from './costLayerState';
+
+/** One cost-layer decision, as written to the event log (`type: 'cost'`). */
+export type CostLayerNote =
+  | { kind: 'policy.hit'; agentId: string; plan: string; policyId: string; similarity: number }
+  | {
+      kind: 'policy.miss';
+      agentId: string;
+      plan: string;
+      /** Best similarity found (null with no policy) and why that one was not reused. */
+      similarity: number | null;
+      reason: 'none' | 'similarity' | 'condition';
+    }
+  | { kind: 'policy.stored'; agentId: string; plan: string; policyId: string }
+  | { kind: 'action.cached'; agentId: string; task: string }
+  | { kind: 'wander'; agentId: string; memoryId: string; clusters: number };
+
+export interface CostLayerHooks {
+  note(note: CostLayerNote): void;
+  policyStored(agent: Agent, policy: LifestylePolicy): void;
+}

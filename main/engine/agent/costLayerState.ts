@@ -1,0 +1,80 @@
+/**
+ * What the AGA cost layer keeps per agent, saved in the agent's snapshot: social memory per
+ * acquaintance, the lifestyle policies the agent may reuse, the decomposition being recorded or
+ * replayed from a policy, and the exact-match cache of per-action answers. Snapshots written
+ * before the cost layer existed parse to the empty state.
+ */
+import { z } from 'zod';
+
+/** The `action` call's answer (prompts/action.ts `ActionChoice`), as stored. */
+export const actionChoiceSchema = z.object({
+  location: z.string(),
+  emoji: z.string(),
+  predicate: z.string(),
+  object: z.string(),
+  objectState: z.string(),
+});
+
+/** One object a policy used and the state it had, which must hold again for reuse. */
+export const policyConditionSchema = z.object({ object: z.string(), state: z.string() });
+
+/** A stored plan decomposition with its actions (AGA lifestyle policy). */
+export const lifestylePolicySchema = z.object({
+  /** Hash of plan and tasks: the same decomposition gets the same id in every run. */
+  id: z.string(),
+  /** The schedule activity that was decomposed. */
+  plan: z.string(),
+  /** Unit-length embedding of `plan`: the key reuse is decided on. */
+  embedding: z.array(z.number()),
+  tasks: z.array(z.object({ task: z.string(), minutes: z.number(), action: actionChoiceSchema })),
+  condition: z.array(policyConditionSchema),
+  /** Game clock label when it was stored (for the inspector). */
+  storedAt: z.string(),
+});
+export type LifestylePolicy = z.infer<typeof lifestylePolicySchema>;
+
+/** The decomposition in progress: being recorded as a new policy, or replayed from one. */
+export const policyRunSchema = z.object({
+  mode: z.enum(['record', 'reuse']),
+  policyId: z.string().nullable(),
+  plan: z.string(),
+  embedding: z.array(z.number()),
+  day: z.number().int(),
+  tasks: z.array(
+    z.object({
+      task: z.string(),
+      startMinute: z.number(),
+      minutes: z.number(),
+      action: actionChoiceSchema.nullable(),
+    }),
+  ),
+  condition: z.array(policyConditionSchema),
+});
+export type PolicyRun = z.infer<typeof policyRunSchema>;
+
+/** One acquaintance in social memory (AGA): relationship, feeling and the summary events. */
+export const socialEntrySchema = z.object({
+  relationship: z.string(),
+  feeling: z.string(),
+  summary: z.string(),
+  /** Ids of the memories the summary covers; a retrieved id not here triggers an update. */
+  sources: z.array(z.string()),
+  /** Game seconds of the last update, or null while all is "unknown". */
+  updatedAt: z.number().nullable(),
+});
+export type SocialEntry = z.infer<typeof socialEntrySchema>;
+
+export const agentCostStateSchema = z.object({
+  /** Acquaintance agent id → social memory entry. */
+  social: z.record(z.string(), socialEntrySchema).default({}),
+  policies: z.array(lifestylePolicySchema).default([]),
+  policyRun: policyRunSchema.nullable().default(null),
+  /** Exact-input key → the `action` answer given for it. */
+  actionCache: z.record(z.string(), actionChoiceSchema).default({}),
+});
+export type AgentCostState = z.infer<typeof agentCostStateSchema>;
+
+/** The state of an agent that has used no part of the cost layer yet. */
+export function emptyCostState(): AgentCostState {
+  return { social: {}, policies: [], policyRun: null, actionCache: {} };
+}

@@ -1,0 +1,234 @@
+/**
+ * Lifestyle policy (Affordable Generative Agents): a plan decomposition that worked — the plan
+ * text, its tasks with the place and event chosen for each, and the objects it used with the
+ * states they had — is stored under the embedding of the plan text. When the agent later has a
+ * plan whose embedding has cosine similarity ≥ `policySimilarity` (0.97 by default) with a
+ * stored one, and that policy's condition holds in the current world (every object it used
+ * still exists, is in a known place, and is in the state it was in — or is held by the agent
+ * itself), the decomposition and its actions are reused without a model call.
+ *
+ * A decomposition becomes a policy once every one of its tasks got an action ("successful");
+ * one interrupted (a chat re-plans the window) is dropped. The `action` calls themselves are
+ * also cached by exact input (task, current place, offered places).
+ *
+ * Determinism: policies live in the agent's snapshot and a run starts from the copy of the
+ * store it was created with (`policies.json` in the run directory), so resume and replay make
+ * the same decisions; every hit and miss is noted in the event log.
+ */
+import { createHash } from 'node:crypto';
+import type { ActionChoice } from '../prompts/action';
+import { costLayerOf } from './ablation';
+import type { Agent, Task } from './Agent';
+import type { LifestylePolicy, PolicyRun } from './costLayerState';
+import type { Mind } from './mind';
+
+/** Cached `action` answers kept per agent; the oldest entry goes first when full. */
+export const ACTION_CACHE_LIMIT = 1000;
+
+/** Cosine similarity of two vectors (0 when either is zero). */
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length) {
+    throw new RangeError(`cosine: vectors of ${a.length} and ${b.length} dimensions`);
+  }
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+/** The result of looking for a policy: the tasks to reuse, or the plan embedding to record. */
+export type PolicyLookup =
+  | { hit: true; policy: LifestylePolicy; similarity: number; embedding: number[] }
+  | {
+      hit: false;
+      embedding: number[];
+      similarity: number | null;
+      reason: 'none' | 'similarity' | 'condition';
+    };
+
+/**
+ * True when `policy` can run now: every object it used exists, is in one of the agent's known
+ * places, and shows the state it had when stored (or the agent itself holds it); every place it
+ * chose is still one the agent knows.
+ */
+export function conditionHolds(
+  agent: Agent,
+  policy: Pick<LifestylePolicy, 'condition' | 'tasks'>,
+  known: ReadonlySet<string>,
+  world: Mind['world'],
+): boolean {
+  if (!policy.tasks.every((t) => known.has(t.action.location))) return false;
+  return policy.condition.every(({ object, state }) => {
+    const now = world.objectState(object);
+    if (now === undefined) return false;
+    return now === state || agent.action?.objectAddress === object;
+  });
+}
+
+/**
+ * Finds the most similar stored policy for `plan` whose condition holds. `known` are the
+ * agent's known locations as the `action` prompt offers them.
+ */
+export async function lookupPolicy(
+  agent: Agent,
+  mind: Mind,
+  plan: string,
+  known: readonly string[],
+): Promise<PolicyLookup> {
+  const [vector] = await mind.embedder.embed([plan]);
+  const embedding = Array.from(vector);
+  const threshold = costLayerOf(mind).policySimilarity;
+  const ranked = agent.costLayer.policies
+    .map((policy) => ({ policy, similarity: cosine(vector, policy.embedding) }))
+    .sort((x, y) => y.similarity - x.similarity);
+  if (ranked.length === 0) return { hit: false, embedding, similarity: null, reason: 'none' };
+  const knownSet = new Set(known);
+  for (const { policy, similarity } of ranked) {
+    if (similarity < threshold) break;
+    if (conditionHolds(agent, policy, knownSet, mind.world)) {
+      return { hit: true, policy, similarity, embedding };
+    }
+  }
+  const best = ranked[0].similarity;
+  return {
+    hit: false,
+    embedding,
+    similarity: best,
+    reason: best < threshold ? 'similarity' : 'condition',
+  };
+}
+
+/** Starts replaying `policy` for the laid-out `tasks` of game day `day`. */
+export function startReuse(
+  agent: Agent,
+  policy: LifestylePolicy,
+  embedding: number[],
+  day: number,
+  tasks: readonly Task[],
+): void {
+  agent.costLayer.policyRun = {
+    mode: 'reuse',
+    policyId: policy.id,
+    plan: policy.plan,
+    embedding,
+    day,
+    tasks: tasks.map((t, i) => ({ ...t, action: policy.tasks[i].action })),
+    condition: policy.condition,
+  };
+}
+
+/** Starts recording the model's decomposition `tasks` of `plan` as a candidate policy. */
+export function startRecording(
+  agent: Agent,
+  plan: string,
+  embedding: number[],
+  day: number,
+  tasks: readonly Task[],
+): void {
+  agent.costLayer.policyRun = {
+    mode: 'record',
+    policyId: null,
+    plan,
+    embedding,
+    day,
+    tasks: tasks.map((t) => ({ ...t, action: null })),
+    condition: [],
+  };
+}
+
+function slotOf(run: PolicyRun | null, task: Task, day: number) {
+  if (!run || run.day !== day) return undefined;
+  return run.tasks.find((t) => t.startMinute === task.startMinute && t.task === task.task);
+}
+
+/**
+ * The stored action for `task` when the agent is replaying a policy and its place is still
+ * known; otherwise null (and a replay whose place vanished is abandoned).
+ */
+export function reusedAction(
+  agent: Agent,
+  task: Task,
+  day: number,
+  known: readonly string[],
+): ActionChoice | null {
+  const run = agent.costLayer.policyRun;
+  if (run?.mode !== 'reuse') return null;
+  const slot = slotOf(run, task, day);
+  if (!slot?.action) return null;
+  if (!known.includes(slot.action.location)) {
+    agent.costLayer.policyRun = null;
+    return null;
+  }
+  return slot.action;
+}
+
+/**
+ * Records the action chosen for `task` in the decomposition being recorded; when every task
+ * has one, stores the policy on the agent, reports it, and returns it.
+ */
+export function recordAction(
+  agent: Agent,
+  mind: Mind,
+  task: Task,
+  day: number,
+  choice: ActionChoice,
+  objectAddress: string | null,
+): LifestylePolicy | null {
+  const run = agent.costLayer.policyRun;
+  if (run?.mode !== 'record') return null;
+  const slot = slotOf(run, task, day);
+  if (!slot) return null;
+  slot.action = choice;
+  // The first use of an object sets the condition; later uses in the same decomposition find
+  // it in the state the agent itself put it in.
+  if (objectAddress && !run.condition.some((c) => c.object === objectAddress)) {
+    const state = mind.world.objectState(objectAddress);
+    if (state !== undefined) run.condition.push({ object: objectAddress, state });
+  }
+  if (!run.tasks.every((t) => t.action)) return null;
+  const tasks = run.tasks.map((t) => ({ task: t.task, minutes: t.minutes, action: t.action! }));
+  const policy: LifestylePolicy = {
+    id: createHash('sha256')
+      .update(JSON.stringify([run.plan, tasks, run.condition]))
+      .digest('hex')
+      .slice(0, 16),
+    plan: run.plan,
+    embedding: run.embedding,
+    tasks,
+    condition: run.condition,
+    storedAt: mind.clock.label(mind.now),
+  };
+  agent.costLayer.policyRun = null;
+  if (agent.costLayer.policies.some((p) => p.id === policy.id)) return null;
+  agent.costLayer.policies.push(policy);
+  mind.costLayer?.policyStored(agent, policy);
+  mind.costLayer?.note({
+    kind: 'policy.stored',
+    agentId: agent.id,
+    plan: policy.plan,
+    policyId: policy.id,
+  });
+  return policy;
+}
+
+/** Exact-match key of an `action` call's input (the clock is not part of it). */
+export function actionCacheKey(task: string, place: string, locations: readonly string[]): string {
+  return createHash('sha256')
+    .update(JSON.stringify([task, place, locations]))
+    .digest('hex')
+    .slice(0, 24);
+}
+
+/** Remembers an `action` answer, dropping the oldest when the cache is full. */
+export function cacheAction(agent: Agent, key: string, choice: ActionChoice): void {
+  const cache = agent.costLayer.actionCache;
+  delete cache[key];
+  cache[key] = choice;
+  const keys = Object.keys(cache);
+  for (let i = 0; i < keys.length - ACTION_CACHE_LIMIT; i++) delete cache[keys[i]];
+}

@@ -1,0 +1,86 @@
+/**
+ * Social memory (Affordable Generative Agents): per acquaintance, a relationship and a feeling
+ * (short phrases, "unknown" until the first conversation) and a compressed "summary events"
+ * text. Dialogue reads the summary instead of retrieving a dozen raw memories for every line;
+ * the summary is re-written only when retrieval about the person finds memories it does not
+ * cover yet, and relationship and feeling are updated once after each conversation.
+ */
+import { socialSummaryPrompt } from '../prompts/socialSummary';
+import { socialUpdatePrompt } from '../prompts/socialUpdate';
+import type { Agent } from './Agent';
+import type { SocialEntry } from './costLayerState';
+import { ask, recall, type Mind } from './mind';
+
+/** Relationship, feeling and summary before anything is known. */
+export const UNKNOWN = 'unknown';
+/** Memories about the person retrieved to check the summary (reverie's per-utterance 15). */
+export const MEMORIES_FOR_SUMMARY = 15;
+/** Memory ids remembered as covered by a summary (the newest kept). */
+const MAX_SOURCES = 200;
+
+/** The agent's social memory of `otherId` (the unknown entry when there is none yet). */
+export function socialEntry(agent: Agent, otherId: string): SocialEntry {
+  return (
+    agent.costLayer.social[otherId] ?? {
+      relationship: UNKNOWN,
+      feeling: UNKNOWN,
+      summary: UNKNOWN,
+      sources: [],
+      updatedAt: null,
+    }
+  );
+}
+
+/**
+ * The agent's summary events about `other`, brought up to date first: retrieves what it
+ * remembers about them and, only when some of it is not covered yet, asks for a new summary
+ * (`social.summary`). Returns the (possibly unchanged) entry.
+ */
+export async function refreshSummary(agent: Agent, other: Agent, mind: Mind): Promise<SocialEntry> {
+  const entry = socialEntry(agent, other.id);
+  const memories = await recall(mind, agent, other.name, MEMORIES_FOR_SUMMARY);
+  const covered = new Set(entry.sources);
+  const fresh = memories.filter((m) => !covered.has(m.id));
+  if (fresh.length === 0) return entry;
+  const { summary } = await ask(
+    mind,
+    agent,
+    socialSummaryPrompt(agent.identity, {
+      partnerName: other.name,
+      relationship: entry.relationship,
+      previous: entry.summary,
+      newMemories: fresh.map((m) => m.description),
+    }),
+  );
+  const updated: SocialEntry = {
+    ...entry,
+    summary,
+    sources: [...entry.sources, ...fresh.map((m) => m.id)].slice(-MAX_SOURCES),
+    updatedAt: mind.now,
+  };
+  agent.costLayer.social[other.id] = updated;
+  return updated;
+}
+
+/** Updates relationship and feeling after a conversation (one `social.update` call). */
+export async function updateAfterChat(
+  agent: Agent,
+  other: Agent,
+  mind: Mind,
+  transcript: readonly string[],
+): Promise<SocialEntry> {
+  const entry = socialEntry(agent, other.id);
+  const { relationship, feeling } = await ask(
+    mind,
+    agent,
+    socialUpdatePrompt(agent.identity, {
+      partnerName: other.name,
+      relationship: entry.relationship,
+      feeling: entry.feeling,
+      transcript,
+    }),
+  );
+  const updated: SocialEntry = { ...entry, relationship, feeling, updatedAt: mind.now };
+  agent.costLayer.social[other.id] = updated;
+  return updated;
+}

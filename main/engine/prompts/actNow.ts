@@ -1,0 +1,36 @@
+/**
+ * `act.now`: what the agent does at this moment when it has no plan (the planning ablations of
+ * Park et al. 2023 §6): one activity, how long it lasts, and whether it is sleep. The place and
+ * the event triple still come from the `action` call.
+ */
+import { agentSystem, type IdentityView } from './identity';
+import { bool, intOf, object, text } from './jsonSchema';
+import { buildSpec, bullets, type PromptSpec } from './PromptSpec';
+
+/** How long an unplanned activity may last, game minutes. */
+export const MOMENT_MINUTES = [5, 10, 15, 30, 60] as const;
+
+const shape = object({ activity: text(3, 50), minutes: intOf(MOMENT_MINUTES), asleep: bool() });
+
+/** The unplanned activity as the model writes it. */
+export type MomentActivity = { activity: string; minutes: number; asleep: boolean };
+
+/** Builds the act-now prompt. `recent` are the newest memories, newest first (may be empty). */
+export function actNowPrompt(
+  who: IdentityView,
+  input: { now: string; place: string; previous: string; recent: readonly string[] },
+): PromptSpec<MomentActivity> {
+  return buildSpec({
+    fn: 'act.now',
+    stable: agentSystem(
+      who,
+      'You have no plan for the day. Decide what you do right now, as a short verb phrase, ' +
+        'for how many minutes, and whether it is sleep.',
+    ),
+    volatile:
+      `It is ${input.now}. You are in ${input.place}. Until now you were: ${input.previous}.\n` +
+      `Recent memories:\n${bullets(input.recent)}`,
+    shape,
+    maxTokens: 120,
+  });
+}
