@@ -6,6 +6,7 @@ import { scenarioShape } from '../../../common/scenario/schema';
 import { useStudio } from '../stores/studioStore';
 import type { CorruptEntry, LibraryEntry } from '../library/repository';
 import { relativeTime } from '../util/time';
+import { InteropImports } from '../interop/InteropImports';
 
 export interface SidebarProps {
   searchRef: RefObject<HTMLInputElement | null>;
@@ -54,6 +55,7 @@ export function Sidebar({ searchRef, onNewBlank, onShowTemplates, onImport }: Si
             Import…
           </button>
         </div>
+        <InteropImports />
       </div>
       <div className="search">
         <input

@@ -3,7 +3,7 @@ import { createEmptyScenario } from '../../../common/scenario/create';
 import { base64ToBytes, bytesToBase64 } from '../util/base64';
 import { newScenarioId } from '../library/ids';
 import { recoverJournal } from '../library/autosave';
-import type { LibrarySlice, SliceCreator } from './types';
+import type { ImportedScenario, LibrarySlice, SliceCreator } from './types';
 
 /** The name a blank town starts with; numbered when taken ("Untitled town 2"). */
 export const BLANK_NAME = 'Untitled town';
@@ -20,6 +20,25 @@ export const createLibrarySlice: SliceCreator<LibrarySlice> = (rt) => (set, get)
     } catch (err) {
       get().reportError(title, err);
     }
+  }
+
+  /** Stores an imported scenario (fresh id if taken), opens it and reports its warnings. */
+  async function land(
+    source: string,
+    scenario: ImportedScenario['scenario'],
+    warnings: ImportedScenario['warnings'],
+  ): Promise<void> {
+    const created = await repo.create(scenario);
+    await get().refresh();
+    await get().open(created.id);
+    if (warnings.length) {
+      get().reportError(`Imported ${source} with warnings`, {
+        message: `${warnings.length} warning(s)`,
+        file: source,
+        issues: warnings,
+      });
+    }
+    get().showToast(`Imported “${created.name}”`);
   }
 
   async function unusedBlankName(): Promise<string> {
@@ -154,19 +173,18 @@ export const createLibrarySlice: SliceCreator<LibrarySlice> = (rt) => (set, get)
           fileName,
           data: bytesToBase64(bytes),
         });
-        const created = await repo.create(scenario);
-        await get().refresh();
-        await get().open(created.id);
-        if (warnings.length) {
-          get().reportError(`Imported ${fileName} with warnings`, {
-            message: `${warnings.length} warning(s)`,
-            file: fileName,
-            issues: warnings,
-          });
-        }
-        get().showToast(`Imported “${created.name}”`);
+        await land(fileName, scenario, warnings);
       });
       set({ busy: null });
+    },
+
+    async addImported(source, { scenario, warnings }) {
+      let landed = false;
+      await attempt(`Could not add ${source} to the library`, async () => {
+        await land(source, scenario, warnings);
+        landed = true;
+      });
+      return landed;
     },
 
     async exportOpen() {

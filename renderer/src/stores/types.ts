@@ -21,6 +21,12 @@ export interface StudioDeps {
   autosaveDelayMs?: number;
 }
 
+/** A scenario built from imported files, with what was approximated (as packs.import answers). */
+export type ImportedScenario = Pick<
+  Awaited<ReturnType<StudioApi['packs']['import']>>,
+  'scenario' | 'warnings'
+>;
+
 /** What app.info answered. */
 export type AppInfo = Awaited<ReturnType<StudioApi['app']['info']>>;
 
@@ -52,6 +58,11 @@ export interface LibrarySlice {
   /** Deletes a scenario and offers undo in a toast. */
   remove(id: string): Promise<void>;
   importPack(fileName: string, bytes: Uint8Array): Promise<void>;
+  /**
+   * Adds a scenario another tool's files were turned into (interop.*) to the library and
+   * opens it; its warnings are listed under `source`. Failures are reported, not thrown.
+   */
+  addImported(source: string, result: ImportedScenario): Promise<boolean>;
   /** Packs the open scenario; null when nothing is open or the export failed (reported). */
   exportOpen(): Promise<{ fileName: string; bytes: Uint8Array<ArrayBuffer> } | null>;
 }
