@@ -10,6 +10,7 @@ import { runCommand } from './run';
 import { importCommand } from './import';
 import { exportCommand } from './export';
 import { inspectCommand } from './inspect';
+import { experimentCommand } from './experiment';
 
 export const COMMANDS: readonly CliCommand[] = [
   validateCommand,
@@ -19,4 +20,5 @@ export const COMMANDS: readonly CliCommand[] = [
   importCommand,
   exportCommand,
   inspectCommand,
+  experimentCommand,
 ];

@@ -1,0 +1,159 @@
+/**
+ * `simulacra experiment`: N seeds × conditions over one scenario on local models, then the
+ * evaluation (interviews, diffusion, relationships, coordination, cost) and a report
+ * (report.html, results.csv, results.json). Re-running the same command resumes: finished
+ * cells and evaluations are skipped, unfinished runs continue from their last checkpoint.
+ */
+import path from 'node:path';
+import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
+import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
+import type { Embedder, LanguageModel } from '../../models/types';
+import { runExperiment, type ExperimentPlan } from '../../engine/eval/experiment';
+import { readEvaluationFile, resolveDesign, PRESETS } from '../../engine/eval/experimentConfig';
+import { writeReport, num } from '../../engine/eval/report/writeReport';
+import { tokensOf } from '../../engine/eval/report/summary';
+import { DEFAULT_SNAPSHOT_EVERY_STEPS } from '../../engine/sim/Simulation';
+import { parseCommandArgs } from '../args';
+import { EXIT_OK, UsageError, type CliCommand } from '../command';
+import { printWarnings, reportFailure } from '../report';
+import { loadScenarioSource } from '../source';
+import { formatDuration, hoursToSteps, parseHours } from './run';
+
+const usage = `Usage: simulacra experiment <pack.simpack|folder> --conditions <file.json|preset,preset…> --out <dir>
+         --model <file.gguf> --embed <onnx-folder> [--seeds N] [--hours H | --steps N] [--eval <file.json>]
+
+Runs every condition with N seeds (the scenario's seed, +1, +2, …) for H game hours (default 1),
+each cell an ordinary run directory under <dir>/cells/<condition>/seed-<n>/, then evaluates
+every cell on copies of its checkpoints (interview battery, information diffusion checked
+against memory, relationship density at start and end, coordination from the event log, cost
+per agent per game day by cognitive function) and writes <dir>/report.html, results.csv and
+results.json. Running the same command again resumes where it stopped.
+
+--conditions: a JSON file ({"baseline", "conditions": [{"name", "ablation", "costLayer",
+"model"}], "evaluation": {"facts", "places", "battery", "interviewAgents", "diffusionPoints"}})
+or presets: ${Object.keys(PRESETS).join(', ')}. The first is the baseline unless the file says.
+--eval <file.json>: evaluation settings (the "evaluation" object), replacing the file's.
+Options: --threads N (default 1), --context N (tokens per sequence), --sequences N,
+--snapshot-every N (steps, default ${DEFAULT_SNAPSHOT_EVERY_STEPS}), --ban-incomplete-utf8 (generated test models).`;
+
+function positiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} expects a positive integer`);
+  return n;
+}
+
+export const experimentCommand: CliCommand = {
+  name: 'experiment',
+  summary: 'run seeds × conditions, evaluate them and write a report',
+  usage,
+  async run(args, io) {
+    const { values, positionals, help } = parseCommandArgs(
+      args,
+      {
+        conditions: { type: 'string' },
+        out: { type: 'string' },
+        model: { type: 'string' },
+        embed: { type: 'string' },
+        embedder: { type: 'string' },
+        seeds: { type: 'string' },
+        hours: { type: 'string' },
+        steps: { type: 'string' },
+        eval: { type: 'string' },
+        threads: { type: 'string' },
+        context: { type: 'string' },
+        sequences: { type: 'string' },
+        'snapshot-every': { type: 'string' },
+        'ban-incomplete-utf8': { type: 'boolean' },
+      },
+      { min: 1, max: 1, names: 'one pack or scenario folder' },
+    );
+    if (help) {
+      io.out(usage);
+      return EXIT_OK;
+    }
+    if (!values.conditions) throw new UsageError('--conditions <file.json|presets> is required');
+    if (!values.out) throw new UsageError('--out <dir> is required');
+    if (values.embed !== undefined && values.embedder !== undefined) {
+      throw new UsageError('give --embed or --embedder (its alias), not both');
+    }
+    const embedFolder = values.embed ?? values.embedder;
+    if (!embedFolder) throw new UsageError('--embed <onnx-folder> is required');
+    if (values.hours !== undefined && values.steps !== undefined) {
+      throw new UsageError('give --hours or --steps, not both');
+    }
+    const hours = values.hours !== undefined ? parseHours(values.hours) : 1;
+    const fixedSteps = positiveInt(values.steps, '--steps');
+    const seedCount = positiveInt(values.seeds, '--seeds') ?? 1;
+    const threads = positiveInt(values.threads, '--threads') ?? 1;
+    const contextSize = positiveInt(values.context, '--context');
+    const sequences = positiveInt(values.sequences, '--sequences');
+    const snapshotEvery = positiveInt(values['snapshot-every'], '--snapshot-every');
+
+    const subject = positionals[0];
+    const started = Date.now();
+    const models = new Map<string, Promise<LanguageModel>>();
+    let embedder: Embedder | null = null;
+    try {
+      const design = resolveDesign(values.conditions);
+      if (values.eval) design.evaluation = readEvaluationFile(values.eval);
+      if (!values.model && design.conditions.some((c) => !c.model)) {
+        throw new UsageError('--model <file.gguf> is required (some conditions name no model)');
+      }
+      const { scenario, warnings } = await loadScenarioSource(subject);
+      printWarnings(warnings, io);
+      const base = scenario.settings.seed;
+      const seeds = Array.from({ length: seedCount }, (_, i) => (base + i) % 2 ** 32);
+      const plan: ExperimentPlan = {
+        scenario,
+        conditions: design.conditions,
+        baseline: design.baseline,
+        seeds,
+        steps: fixedSteps ?? hoursToSteps(hours, scenario.settings.secondsPerStep),
+        snapshotEverySteps: snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY_STEPS,
+        evaluation: design.evaluation,
+      };
+      io.err(
+        `experiment: ${design.conditions.length} condition(s) × ${seeds.length} seed(s), ` +
+          `${plan.steps} steps each, into ${values.out}`,
+      );
+      embedder = await createTransformersEmbedder({ modelFolder: embedFolder, threads });
+      const load = (file: string | undefined): Promise<LanguageModel> => {
+        const modelPath = path.resolve(file ?? values.model!);
+        let model = models.get(modelPath);
+        if (!model) {
+          model = createLlamaLanguageModel({
+            modelPath,
+            threads,
+            ...(contextSize ? { contextSize } : {}),
+            ...(sequences ? { sequences } : {}),
+            banIncompleteUtf8: values['ban-incomplete-utf8'] === true,
+          });
+          models.set(modelPath, model);
+        }
+        return model;
+      };
+      const result = await runExperiment(plan, values.out, load, embedder, (line) => io.err(line));
+      const report = writeReport(result, values.out);
+      io.out(`report: ${report.html}`);
+      io.out(`results: ${report.csv}, ${report.json}`);
+      for (const c of report.summary.conditions) {
+        io.out(
+          `${c.name}${c.isBaseline ? ' (baseline)' : ''}: ${num(tokensOf(c.perAgentDay.total))} tokens ` +
+            `and ${num(c.perAgentDay.total.calls)} calls per agent per game day` +
+            `${c.ratio === null ? '' : `, ${c.ratio.toFixed(2)}× the baseline`}; density ` +
+            `${c.density.start.toFixed(2)} → ${c.density.end.toFixed(2)}` +
+            `${c.conditionsRecorded ? '' : ' (condition not applied by this engine)'}`,
+        );
+      }
+      io.out(`wall time: ${formatDuration((Date.now() - started) / 1000)}`);
+      return EXIT_OK;
+    } catch (err) {
+      if (err instanceof UsageError) throw err;
+      return reportFailure(err, io, 'experiment', subject);
+    } finally {
+      for (const m of models.values()) await (await m.catch(() => null))?.dispose();
+      await embedder?.dispose();
+    }
+  },
+};
