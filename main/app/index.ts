@@ -1,14 +1,30 @@
 /**
  * The Electron entry: one window with secure defaults, the StudioApi on IPC, and nothing else
  * reachable from the page (no Node, no navigation, no new windows, no remote content).
+ * Lifecycle: one instance (a second launch hands its packs to the first), packs opened from
+ * the OS, native menus, recent packs, the window's place restored, and a quit that closes the
+ * live run first. The decisions live in small pure modules beside this file; this wires them.
  */
-import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, screen, session, shell } from 'electron';
 import { join, resolve } from 'node:path';
 import { createStudioApi } from '../api/studio';
 import { CALL_CHANNEL, EVENT_CHANNEL } from '../../preload/bridge';
 import { CONTENT_SECURITY_POLICY } from '../host/server';
 import { defaultDataDir } from '../api/dataDir';
+import { activeDataFolderSync, SETTINGS_FILE } from '../api/settings';
+import type { ShellCommand } from '../../common/api/desktop';
 import { answerStudioCall, denyNavigation, windowOpenHandler } from './security';
+import { packPathsFromArgv } from './argv';
+import { buildMenuTemplate } from './menu';
+import { OpenRequestQueue, readPackRequest } from './openRequests';
+import { addRecent, loadRecent, saveRecent, withoutMissing, type RecentList } from './recent';
+import { shutdownGracefully } from './shutdown';
+import {
+  clampWindowState,
+  loadWindowStateSync,
+  MIN_WINDOW,
+  saveWindowStateSync,
+} from './windowState';
 
 // Built to out/main/index.js; the repo (or app.asar) root is two levels up.
 const appRoot = resolve(import.meta.dirname, '../..');
@@ -17,17 +33,113 @@ const templatesDir = app.isPackaged
   : join(appRoot, 'templates');
 const rendererPage = join(appRoot, 'out/renderer/index.html');
 
+/**
+ * settings.json, the recent list and the window state stay in the default data folder; the
+ * settings may move models/ and runs/ elsewhere, read once here (a change needs a restart).
+ */
+const homeDir = defaultDataDir();
+const { dataDir, notice: settingsNotice } = activeDataFolderSync(homeDir);
+// The settings screen shows the same notice; the log keeps it for bug reports.
+if (settingsNotice) console.warn(settingsNotice);
+
+const openRequests = new OpenRequestQueue((request) =>
+  api.emit('shell.onDidRequestOpenPack', request),
+);
+
 const api = createStudioApi({
   templatesDir,
-  dataDir: defaultDataDir(),
+  dataDir,
+  settingsDir: homeDir,
   transport: 'electron',
   version: app.getVersion(),
+  openRequests,
 });
 
+/** Run at quit after the live run is closed (e.g. stopping the simulation process). */
+const quitTasks: Array<{ name: string; dispose(): Promise<void> | void }> = [];
+
+let mainWindow: BrowserWindow | null = null;
+let recent: RecentList = [];
+// Read early: a pack opened at launch is added to the list after it has loaded.
+const recentLoaded = loadRecent(homeDir).then((saved) => {
+  recent = withoutMissing(saved);
+});
+
+function sendCommand(command: ShellCommand): void {
+  mainWindow?.focus();
+  api.emit('shell.onDidRequestCommand', { command });
+}
+
+function rebuildMenu(): void {
+  const template = buildMenuTemplate(
+    { platform: process.platform, recent, isPackaged: app.isPackaged, appName: app.name },
+    {
+      command: sendCommand,
+      openPackDialog: () => void openPackDialog(),
+      openRecent: (path) => void openPackFile(path),
+      clearRecent: () => {
+        recent = [];
+        app.clearRecentDocuments();
+        void saveRecent(homeDir, recent).catch((err) => console.warn('recent.json:', err));
+        rebuildMenu();
+      },
+      openDataFolder: () => void shell.openPath(dataDir),
+      about: () =>
+        void dialog.showMessageBox({
+          type: 'info',
+          title: `About ${app.name}`,
+          message: `${app.name} ${app.getVersion()}`,
+          detail: `Data folder: ${dataDir}\nSettings: ${join(homeDir, SETTINGS_FILE)}`,
+        }),
+    },
+  );
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+}
+
+/** Reads a pack from disk and hands it to the page, which imports it into the library. */
+async function openPackFile(path: string): Promise<void> {
+  const read = await readPackRequest(path);
+  await recentLoaded;
+  if (!read.ok) {
+    dialog.showErrorBox('Cannot open scenario pack', read.message);
+    recent = recent.filter((e) => e.path !== path);
+  } else {
+    openRequests.push(read.request);
+    recent = addRecent(recent, path);
+    app.addRecentDocument(path);
+    if (mainWindow?.isMinimized()) mainWindow.restore();
+    mainWindow?.focus();
+  }
+  void saveRecent(homeDir, recent).catch((err) => console.warn('recent.json:', err));
+  if (app.isReady()) rebuildMenu();
+}
+
+async function openPackDialog(): Promise<void> {
+  const options = {
+    title: 'Open scenario pack',
+    filters: [{ name: 'Scenario pack', extensions: ['simpack'] }],
+    properties: ['openFile' as const],
+  };
+  const picked = mainWindow
+    ? await dialog.showOpenDialog(mainWindow, options)
+    : await dialog.showOpenDialog(options);
+  if (!picked.canceled && picked.filePaths[0]) await openPackFile(picked.filePaths[0]);
+}
+
 function createWindow(): BrowserWindow {
+  const primary = screen.getPrimaryDisplay();
+  const displays = [primary, ...screen.getAllDisplays().filter((d) => d.id !== primary.id)];
+  const place = clampWindowState(
+    loadWindowStateSync(homeDir),
+    displays.map((d) => d.workArea),
+  );
   const win = new BrowserWindow({
-    width: 1440,
-    height: 900,
+    x: place.x,
+    y: place.y,
+    width: place.width,
+    height: place.height,
+    minWidth: MIN_WINDOW.width,
+    minHeight: MIN_WINDOW.height,
     show: false,
     title: 'Simulacra Studio',
     // Kept literal here so the security lint (scripts/electron-security.mjs) checks it.
@@ -47,7 +159,26 @@ function createWindow(): BrowserWindow {
       spellcheck: false,
     },
   });
-  win.once('ready-to-show', () => win.show());
+  win.once('ready-to-show', () => {
+    if (place.maximized) win.maximize();
+    win.show();
+  });
+  win.on('close', () => {
+    try {
+      saveWindowStateSync(homeDir, { ...win.getNormalBounds(), maximized: win.isMaximized() });
+    } catch (err) {
+      console.warn('window-state.json:', err);
+    }
+  });
+  // A reloaded page has not subscribed yet: hold OS-opened packs until it asks again.
+  win.webContents.on('did-start-loading', () => openRequests.reset());
+  // A crashed page comes back (its library is in IndexedDB, autosaved on every edit).
+  win.webContents.on('render-process-gone', (_event, details) => {
+    if (details.reason !== 'clean-exit') win.reload();
+  });
+  win.on('closed', () => {
+    if (mainWindow === win) mainWindow = null;
+  });
   // The studio is one local page: every navigation elsewhere and every new window is denied;
   // http(s) links open in the user's browser instead.
   win.webContents.on('will-navigate', denyNavigation);
@@ -58,9 +189,20 @@ function createWindow(): BrowserWindow {
 }
 
 app.enableSandbox();
-if (!app.requestSingleInstanceLock()) app.quit();
+// A second launch quits at once; the first instance gets its argv (second-instance below).
+const primaryInstance = app.requestSingleInstanceLock();
+if (!primaryInstance) app.quit();
 
-app.whenReady().then(() => {
+// macOS delivers double-clicked files as events, possibly before the app is ready.
+app.on('open-file', (event, path) => {
+  event.preventDefault();
+  void openPackFile(path);
+});
+if (primaryInstance) {
+  for (const path of packPathsFromArgv(process.argv, process.cwd())) void openPackFile(path);
+}
+
+app.whenReady().then(async () => {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({
       responseHeaders: {
@@ -80,16 +222,34 @@ app.whenReady().then(() => {
     for (const win of BrowserWindow.getAllWindows())
       win.webContents.send(EVENT_CHANNEL, name, payload);
   });
-  const win = createWindow();
-  app.on('second-instance', () => {
-    if (win.isMinimized()) win.restore();
-    win.focus();
+  await recentLoaded;
+  rebuildMenu();
+  mainWindow = createWindow();
+  app.on('second-instance', (_event, argv, workingDirectory) => {
+    if (!mainWindow) mainWindow = createWindow();
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+    for (const path of packPathsFromArgv(argv, workingDirectory)) void openPackFile(path);
   });
   app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) createWindow();
+    if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();
   });
 });
 
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
+});
+
+// Quit waits for the live run to be closed (snapshot written, models unloaded) — once.
+let quit: 'running' | 'closing' | 'done' = 'running';
+app.on('before-quit', (event) => {
+  if (quit === 'done') return;
+  event.preventDefault();
+  if (quit === 'closing') return;
+  quit = 'closing';
+  void shutdownGracefully(api.dispatch, quitTasks).then((report) => {
+    for (const problem of report.problems) console.warn(`quit: ${problem}`);
+    quit = 'done';
+    app.quit();
+  });
 });
