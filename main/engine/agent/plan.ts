@@ -55,7 +55,7 @@ export function planningThoughts(agent: Agent, mind: Mind): string[] {
   const thoughts = recentThoughts(agent);
   if (!costLayerOf(mind).mindWandering) return thoughts;
   const wandering = wanderingMemory(agent, mind);
-  if (!wandering || thoughts.includes(wandering.description)) return thoughts;
+  if (!wandering) return thoughts;
   return [...thoughts, `(comes to mind) ${wandering.description}`];
 }
 

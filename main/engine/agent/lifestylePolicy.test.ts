@@ -1,0 +1,221 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { COST_LAYER_ON, runConditionsSchema } from '../../../common/runs/conditions';
+import { harness, type Harness } from '../testing/harness';
+import type { Agent } from './Agent';
+import type { CostLayerNote } from './costLayerHooks';
+import type { LifestylePolicy } from './costLayerState';
+import type { Mind } from './mind';
+import { nextAction, planNewDay } from './plan';
+import { FilePolicyStore, policyKey } from './policyStore';
+
+const STOVE = 'Town:cafe:kitchen:stove';
+const conditions = runConditionsSchema.parse({ costLayer: COST_LAYER_ON });
+
+/** The same activity all day, so the 11:00 window asks to decompose what 10:00 did. */
+const sameAllDay = {
+  'plan.hourly': () => ({
+    schedule: [
+      { activity: 'work at the cafe', hours: 4, asleep: false },
+      { activity: 'work at the cafe', hours: 4, asleep: false },
+    ],
+  }),
+};
+
+async function setup(script = {}) {
+  const h = await harness({ ...sameAllDay, ...script });
+  const notes: CostLayerNote[] = [];
+  const stored: LifestylePolicy[] = [];
+  const mind = (now: number): Mind =>
+    h.mind(now, {
+      conditions,
+      costLayer: { note: (n) => notes.push(n), policyStored: (_a, p) => stored.push(p) },
+    });
+  const ada = h.agents.ada;
+  ada.spatial.observe(h.world, ada.tile, ada.perception.visionRadius);
+  await planNewDay(ada, mind(0));
+  return { h, ada, mind, notes, stored };
+}
+
+/** Runs Ada through the 15-minute tasks of one hour starting at game second `from`. */
+async function actHour(ada: Agent, mind: (now: number) => Mind, from: number) {
+  for (let t = from; t < from + 3600; t += 900) {
+    const action = await nextAction(ada, mind(t));
+    if (action) ada.action = action;
+  }
+}
+
+const fnsSince = (h: Harness, from: number) => h.model.calls.slice(from).map((c) => c.fn);
+
+describe('lifestyle policy', () => {
+  it('stores a completed decomposition with its actions and object condition, then reuses it', async () => {
+    const { h, ada, mind, notes, stored } = await setup();
+    const before = h.model.calls.length;
+    await actHour(ada, mind, 0);
+    expect(fnsSince(h, before)).toEqual(['plan.decompose', 'action', 'action', 'action', 'action']);
+    expect(stored).toHaveLength(1);
+    const [policy] = stored;
+    expect(policy.plan).toBe('work at the cafe');
+    expect(policy.tasks.map((t) => [t.task, t.action.location])).toEqual([
+      ['prepare the counter', 'cafe > kitchen > stove'],
+      ['serve customers', 'cafe > kitchen > stove'],
+      ['wash cups', 'cafe > kitchen > stove'],
+      ['tidy the tables', 'cafe > kitchen > stove'],
+    ]);
+    // The stove was used; its state then is the condition (recorded once).
+    expect(policy.condition).toEqual([{ object: STOVE, state: 'idle' }]);
+    expect(ada.costLayer.policies).toEqual([policy]);
+
+    // 11:00, same activity, stove still idle: no decomposition and no action calls.
+    const reuseFrom = h.model.calls.length;
+    await actHour(ada, mind, 3600);
+    expect(fnsSince(h, reuseFrom)).toEqual([]);
+    expect(ada.tasks.map((t) => [t.task, t.startMinute])).toEqual([
+      ['prepare the counter', 660],
+      ['serve customers', 675],
+      ['wash cups', 690],
+      ['tidy the tables', 705],
+    ]);
+    expect(ada.action).toMatchObject({ description: 'tidy the tables', objectAddress: STOVE });
+    expect(notes.filter((n) => n.kind.startsWith('policy'))).toEqual([
+      {
+        kind: 'policy.miss',
+        agentId: 'ada',
+        plan: 'work at the cafe',
+        similarity: null,
+        reason: 'none',
+      },
+      { kind: 'policy.stored', agentId: 'ada', plan: 'work at the cafe', policyId: policy.id },
+      expect.objectContaining({ kind: 'policy.hit', policyId: policy.id }),
+    ]);
+    const hit = notes.find((n) => n.kind === 'policy.hit') as { similarity: number };
+    expect(hit.similarity).toBeCloseTo(1, 6);
+  });
+
+  it('asks the model when the condition fails: an object it used is in another state', async () => {
+    const { h, ada, mind, notes } = await setup();
+    await actHour(ada, mind, 0);
+    ada.action = null; // Ada is not the one holding the stove now
+    h.world.setObjectState(STOVE, 'being repaired');
+    const from = h.model.calls.length;
+    await nextAction(ada, mind(3600));
+    // The decomposition is asked again (its first task's action is an exact cache hit).
+    expect(fnsSince(h, from)).toEqual(['plan.decompose']);
+    expect(notes.filter((n) => n.kind.startsWith('policy')).at(-1)).toEqual({
+      kind: 'policy.miss',
+      agentId: 'ada',
+      plan: 'work at the cafe',
+      similarity: expect.closeTo(1, 6),
+      reason: 'condition',
+    });
+  });
+
+  it('holds the condition when the agent itself holds the object', async () => {
+    const { h, ada, mind } = await setup();
+    await actHour(ada, mind, 0);
+    h.world.setObjectState(STOVE, 'in use'); // by Ada's own last action
+    const from = h.model.calls.length;
+    await nextAction(ada, mind(3600));
+    expect(fnsSince(h, from)).toEqual([]);
+  });
+
+  it('asks the model for a plan below the similarity threshold; exact action inputs come from the cache', async () => {
+    const { h, ada, mind, notes } = await setup({
+      'plan.hourly': () => ({
+        schedule: [
+          { activity: 'work at the cafe', hours: 4, asleep: false },
+          { activity: 'lunch and errands', hours: 4, asleep: false },
+        ],
+      }),
+    });
+    await actHour(ada, mind, 0);
+    const from = h.model.calls.length;
+    await actHour(ada, mind, 3600);
+    // A new decomposition, but its four tasks (same text, same place, same offered places)
+    // were answered before: no action call.
+    expect(fnsSince(h, from)).toEqual(['plan.decompose']);
+    expect(
+      notes.find((n) => n.kind === 'policy.miss' && n.plan === 'lunch and errands'),
+    ).toMatchObject({ reason: 'similarity' });
+    expect(notes.filter((n) => n.kind === 'action.cached')).toHaveLength(4);
+  });
+
+  it('drops a decomposition interrupted before all its tasks had actions', async () => {
+    const { ada, mind, stored } = await setup();
+    await nextAction(ada, mind(0));
+    expect(ada.costLayer.policyRun?.mode).toBe('record');
+    ada.tasks = []; // e.g. a chat re-planned the window
+    await nextAction(ada, mind(3600));
+    expect(stored).toHaveLength(0);
+  });
+
+  it('does nothing of this with the lifestyle policy off', async () => {
+    const h = await harness(sameAllDay);
+    const ada = h.agents.ada;
+    const mind = (now: number) => h.mind(now);
+    await planNewDay(ada, mind(0));
+    const from = h.model.calls.length;
+    await actHour(ada, mind, 0);
+    await actHour(ada, mind, 3600);
+    expect(fnsSince(h, from).filter((f) => f === 'plan.decompose')).toHaveLength(2);
+    expect(fnsSince(h, from).filter((f) => f === 'action')).toHaveLength(8);
+    expect(ada.costLayer.policies).toEqual([]);
+  });
+});
+
+describe('FilePolicyStore', () => {
+  const policy = (id: string): LifestylePolicy => ({
+    id,
+    plan: 'work at the cafe',
+    embedding: [0.6, 0.8],
+    tasks: [
+      {
+        task: 'wash cups',
+        minutes: 15,
+        action: {
+          location: 'cafe > kitchen > stove',
+          emoji: '☕',
+          predicate: 'washes',
+          object: 'cups',
+          objectState: 'in use',
+        },
+      },
+    ],
+    condition: [{ object: STOVE, state: 'idle' }],
+    storedAt: 'Monday 10:00',
+  });
+
+  it('keeps policies per persona key across instances; lists and clears them', () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'policies-'));
+    const key = policyKey('willow bend', 'ada');
+    expect(key).toBe('willow_bend--ada');
+    const store = new FilePolicyStore(folder);
+    expect(store.load(key)).toEqual([]);
+    store.add(key, policy('p1'));
+    store.add(key, policy('p1')); // same id: kept once
+    store.add(key, policy('p2'));
+    store.add(policyKey('willow bend', 'bo'), policy('p3'));
+    const again = new FilePolicyStore(folder);
+    expect(again.load(key).map((p) => p.id)).toEqual(['p1', 'p2']);
+    expect(again.list()).toEqual([
+      { key: 'willow_bend--ada', policies: 2 },
+      { key: 'willow_bend--bo', policies: 1 },
+    ]);
+    again.clear(key);
+    expect(again.list()).toEqual([{ key: 'willow_bend--bo', policies: 1 }]);
+    again.clear();
+    expect(again.list()).toEqual([]);
+  });
+
+  it('names the file and field of a broken store file', () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'policies-'));
+    const store = new FilePolicyStore(folder);
+    writeFileSync(path.join(folder, 'k.json'), '{"version":1,"key":"k","policies":[{"id":3}]}');
+    expect(() => store.load('k')).toThrow(/k\.json: policies\.0\.id: /);
+    writeFileSync(path.join(folder, 'k.json'), '{oops');
+    expect(() => store.load('k')).toThrow(/k\.json is not valid JSON/);
+    expect(() => store.load('../evil')).toThrow(/policy key "\.\.\/evil"/);
+  });
+});

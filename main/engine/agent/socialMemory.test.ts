@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { runConditionsSchema } from '../../../common/runs/conditions';
+import { harness } from '../testing/harness';
+import { converse } from './converse';
+import { planNewDay } from './plan';
+import { refreshSummary, socialEntry, UNKNOWN } from './socialMemory';
+
+const social = runConditionsSchema.parse({ costLayer: { socialMemory: true } });
+
+describe('social memory', () => {
+  it('starts unknown, compresses memories for dialogue, and updates relationship and feeling after a chat', async () => {
+    const h = await harness({
+      'social.summary': (req) => ({
+        summary: req.messages[1].content.includes('Previous summary: unknown')
+          ? 'Old friends who run the cafe together.'
+          : 'Old friends; they planned the spring fair.',
+      }),
+      'social.update': (_req, n) => ({
+        relationship: n < 2 ? 'close friends' : 'fair partners',
+        feeling: 'warm',
+      }),
+    });
+    const { ada, bo } = h.agents;
+    expect(socialEntry(ada, 'bo')).toMatchObject({
+      relationship: UNKNOWN,
+      feeling: UNKNOWN,
+      summary: UNKNOWN,
+    });
+    const mind = h.mind(0, { conditions: social });
+    await planNewDay(ada, mind);
+    await planNewDay(bo, mind);
+    h.model.calls.length = 0;
+    await converse(ada, bo, mind);
+
+    // One summary per speaker before the first line, none per utterance.
+    const fns = h.model.calls.map((c) => c.fn);
+    expect(fns.slice(0, 2)).toEqual(['social.summary', 'social.summary']);
+    expect(fns.filter((f) => f === 'social.summary')).toHaveLength(2);
+    const turns = h.model.callsOf('converse.turn');
+    expect(turns.length).toBeGreaterThan(1);
+    for (const turn of turns) {
+      expect(turn.messages[1].content).not.toContain('What you remember about');
+      expect(turn.messages[1].content).toContain('What has happened between you: Old friends');
+    }
+    expect(turns[0].messages[1].content).toContain(
+      'Your relationship with Bo Park: unknown; you feel: unknown.',
+    );
+    // One relationship update per participant after the chat.
+    expect(h.model.callsOf('social.update')).toHaveLength(2);
+    expect(ada.costLayer.social.bo).toMatchObject({
+      relationship: 'close friends',
+      feeling: 'warm',
+      summary: 'Old friends who run the cafe together.',
+      updatedAt: 0,
+    });
+    expect(bo.costLayer.social.ada.relationship).toBe('close friends');
+
+    // The chat added memories about Bo, so the next refresh re-summarises; a refresh with
+    // nothing new does not call the model.
+    const later = h.mind(600, { conditions: social });
+    expect((await refreshSummary(ada, bo, later)).summary).toBe(
+      'Old friends; they planned the spring fair.',
+    );
+    const calls = h.model.calls.length;
+    await refreshSummary(ada, bo, later);
+    expect(h.model.calls.length).toBe(calls);
+
+    // The next conversation reads the updated relationship.
+    ada.chatCooldownUntil = {};
+    await converse(ada, bo, h.mind(20_000, { conditions: social }));
+    expect(h.model.callsOf('converse.turn').at(-2)!.messages[1].content).toContain(
+      'Your relationship with Bo Park: close friends; you feel: warm.',
+    );
+  });
+
+  it('leaves dialogue on raw memories and keeps no social entries when off', async () => {
+    const h = await harness();
+    await planNewDay(h.agents.ada, h.mind(0));
+    await planNewDay(h.agents.bo, h.mind(0));
+    await converse(h.agents.ada, h.agents.bo, h.mind(0));
+    expect(h.model.callsOf('social.summary')).toHaveLength(0);
+    expect(h.model.callsOf('social.update')).toHaveLength(0);
+    expect(h.model.callsOf('converse.turn')[0].messages[1].content).toContain(
+      'What you remember about Bo Park',
+    );
+    expect(h.agents.ada.costLayer.social).toEqual({});
+  });
+});
