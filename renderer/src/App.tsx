@@ -13,11 +13,22 @@ import { RightPanel } from './components/RightPanel';
 import { ErrorPanel, ToastHost } from './components/Notices';
 import { Dialog } from './components/Dialog';
 import { TemplateGallery } from './components/TemplateGallery';
+import { RunProvider, useRun } from './run/RunProvider';
+import { RunPanel } from './run/RunPanel';
 
 /** Largest pack the picker accepts, bytes; the API's base64 ceiling is 64 MiB (≈ 48 MiB raw). */
 const MAX_PACK_BYTES = 48 * 1024 * 1024;
 
+/** The shell inside the run store's provider (runs are followed for the window's lifetime). */
 export function App() {
+  return (
+    <RunProvider>
+      <Shell />
+    </RunProvider>
+  );
+}
+
+function Shell() {
   const store = useStudioStore();
   const hasDoc = useStudio((s) => s.doc !== null);
   const [galleryOpen, setGalleryOpen] = useState(false);
@@ -87,7 +98,7 @@ export function App() {
         onImport={pickImport}
       />
       <MainArea onNewBlank={newBlank} onImport={pickImport} />
-      <RightPanel />
+      <SidePanel />
       <input
         ref={fileRef}
         type="file"
@@ -114,4 +125,12 @@ export function App() {
       <ToastHost />
     </div>
   );
+}
+
+/** The right panel: the town's details while editing; people, events and charts while simulating. */
+function SidePanel() {
+  const simulating = useRun((s) => s.open);
+  const hasDoc = useStudio((s) => s.doc !== null);
+  if (!hasDoc) return null;
+  return simulating ? <RunPanel /> : <RightPanel />;
 }

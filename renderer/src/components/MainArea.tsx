@@ -2,15 +2,19 @@
 import { useStudio } from '../stores/studioStore';
 import { TownCanvas } from '../canvas/TownCanvas';
 import { TemplateGallery } from './TemplateGallery';
+import { useRun } from '../run/RunProvider';
+import { RunView } from '../run/RunView';
 
 export function MainArea({ onNewBlank, onImport }: { onNewBlank(): void; onImport(): void }) {
   const docId = useStudio((s) => s.doc?.id);
   const loaded = useStudio((s) => s.libraryLoaded);
   const total = useStudio((s) => s.total);
   const busy = useStudio((s) => s.busy);
+  const simulating = useRun((s) => s.open);
 
   // The canvas reads the document itself (settled, once a frame): passing the map down from
   // here would re-render the whole main area on every brush move.
+  if (docId && simulating) return <RunView />;
   if (docId) {
     return (
       <main className="main">

@@ -6,6 +6,7 @@ import { scenarioShape } from '../../../common/scenario/schema';
 import { useStudio } from '../stores/studioStore';
 import type { CorruptEntry, LibraryEntry } from '../library/repository';
 import { relativeTime } from '../util/time';
+import { RunLibrary } from '../run/RunLibrary';
 import { InteropImports } from '../interop/InteropImports';
 
 export interface SidebarProps {
@@ -96,6 +97,7 @@ export function Sidebar({ searchRef, onNewBlank, onShowTemplates, onImport }: Si
           </li>
         )}
       </ul>
+      <RunLibrary />
     </aside>
   );
 }

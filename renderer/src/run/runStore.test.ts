@@ -488,9 +488,18 @@ describe('event entries', () => {
     const entries = eventEntries([
       { type: 'step', step: 2, interventions: [] },
       {
+        type: 'intervention',
+        step: 3,
+        name: 'setObjectState',
+        args: { address: 'y', state: 'lit' },
+        ok: true,
+        now: true,
+      },
+      {
         type: 'step',
         step: 3,
         interventions: [
+          { name: 'setObjectState', args: { address: 'y', state: 'lit' }, ok: true, now: true },
           { name: 'whisper', args: { agentId: 'a', text: 'go home' }, ok: true },
           {
             name: 'setObjectState',
@@ -502,6 +511,7 @@ describe('event entries', () => {
       },
     ]);
     expect(entries).toEqual([
+      { step: 3, kind: 'setObjectState', text: 'y → lit', ok: true },
       { step: 3, kind: 'whisper', text: 'a hears “go home”', ok: true },
       { step: 3, kind: 'setObjectState', text: 'x → on (refused: no such object)', ok: false },
     ]);

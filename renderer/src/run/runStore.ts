@@ -91,16 +91,20 @@ function describeArgs(name: string, args: unknown): string {
 /** The panel's lines from raw log events: interventions of each step, then other records. */
 export function eventEntries(events: readonly LogEvent[]): EventEntry[] {
   const out: EventEntry[] = [];
+  const intervention = (step: number, raw: unknown) => {
+    const i = (raw ?? {}) as { name?: unknown; args?: unknown; ok?: unknown; error?: unknown };
+    const name = str(i.name);
+    const text = describeArgs(name, i.args) + (i.ok === false ? ` (refused: ${str(i.error)})` : '');
+    out.push({ step, kind: name, text, ok: i.ok !== false });
+  };
   for (const e of events) {
     if (e.type === 'step') {
       const list = Array.isArray(e.interventions) ? (e.interventions as unknown[]) : [];
-      for (const raw of list) {
-        const i = (raw ?? {}) as { name?: unknown; args?: unknown; ok?: unknown; error?: unknown };
-        const name = str(i.name);
-        const text =
-          describeArgs(name, i.args) + (i.ok === false ? ` (refused: ${str(i.error)})` : '');
-        out.push({ step: e.step, kind: name, text, ok: i.ok !== false });
-      }
+      // Changes applied between steps (`now`) have their own `intervention` line already.
+      for (const raw of list)
+        if (!(raw as { now?: unknown } | null)?.now) intervention(e.step, raw);
+    } else if (e.type === 'intervention') {
+      intervention(e.step, e);
     } else if (e.type === 'interview') {
       out.push({
         step: e.step,
@@ -109,7 +113,7 @@ export function eventEntries(events: readonly LogEvent[]): EventEntry[] {
         ok: true,
       });
     } else if (e.type === 'fork') {
-      const p = (e.parent ?? {}) as { runDir?: unknown; runId?: unknown; step?: unknown };
+      const p = (e.parent ?? {}) as { step?: unknown };
       out.push({ step: e.step, kind: 'fork', text: `forked at step ${str(p.step)}`, ok: true });
     } else {
       const { type, step, ...rest } = e;

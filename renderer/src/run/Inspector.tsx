@@ -1,0 +1,361 @@
+/**
+ * The agent inspector: who they are, what they are doing and why — plan and schedule, the memory
+ * stream (filter, search), the latest retrievals with their scores, reflections as a tree with
+ * their evidence, relationships and conversations — plus the interview chat and the whisper.
+ */
+import { useMemo, useState, type ReactNode } from 'react';
+import type { AgentDetail } from '../../../common/api/runs';
+import { useShallow } from 'zustand/react/shallow';
+import { useRun, useRunStore } from './RunProvider';
+import { InterviewChat, WhisperBox } from './Interventions';
+import { minuteLabel } from './format';
+import { filterMemories, reflectionTree, type MemoryKind, type ReflectionNode } from './memories';
+
+function Section({
+  title,
+  count,
+  children,
+  testId,
+  initiallyOpen = true,
+}: {
+  title: string;
+  count?: number;
+  children: ReactNode;
+  testId?: string;
+  initiallyOpen?: boolean;
+}) {
+  const [open, setOpen] = useState(initiallyOpen);
+  return (
+    <section className="panel__section" data-testid={testId}>
+      <button
+        type="button"
+        className="panel__heading"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+      >
+        <span className={`tree__chevron ${open ? 'tree__chevron--open' : ''}`} aria-hidden>
+          ▸
+        </span>
+        {title}
+        {count !== undefined && <span className="panel__count">{count}</span>}
+      </button>
+      {open && <div className="panel__body">{children}</div>}
+    </section>
+  );
+}
+
+/** People on the map, to pick one when none is selected. */
+export function PeopleList() {
+  const store = useRunStore();
+  const agents = useRun((s) => s.frame?.agents ?? []);
+  if (agents.length === 0) return <p className="muted panel__pad">No one is on the map yet.</p>;
+  return (
+    <ul className="run-people" data-testid="run-people">
+      {agents.map((a) => (
+        <li key={a.id}>
+          <button
+            type="button"
+            className="run-people__item"
+            data-testid="run-person"
+            onClick={() => void store.getState().selectAgent(a.id)}
+          >
+            <span className="run-people__emoji">{a.asleep ? '💤' : a.emoji || '·'}</span>
+            <span className="run-people__name">
+              {a.name}
+              {a.resident && <span className="chat__tag">you</span>}
+            </span>
+            <span className="run-people__action">{a.asleep ? 'asleep' : a.action}</span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function Inspector() {
+  const store = useRunStore();
+  const { agent, agentError, selectedAgentId } = useRun(
+    useShallow((s) => ({
+      agent: s.agent,
+      agentError: s.agentError,
+      selectedAgentId: s.selectedAgentId,
+    })),
+  );
+  if (!selectedAgentId) return <PeopleList />;
+  return (
+    <div className="inspector" data-testid="inspector">
+      <div className="inspector__head">
+        <button
+          type="button"
+          className="link-button"
+          data-testid="inspector-back"
+          onClick={() => void store.getState().selectAgent(null)}
+        >
+          ‹ Everyone
+        </button>
+        {agentError && <span className="inspector__error">{agentError}</span>}
+      </div>
+      {!agent ? <p className="muted panel__pad">Loading…</p> : <AgentSections agent={agent} />}
+    </div>
+  );
+}
+
+function AgentSections({ agent }: { agent: AgentDetail }) {
+  const byId = useMemo(() => new Map(agent.memories.map((m) => [m.id, m])), [agent.memories]);
+  return (
+    <>
+      <div className="inspector__identity" data-testid="inspector-identity">
+        <h2 data-testid="inspector-name">
+          {agent.frame.emoji} {agent.name}
+          {agent.resident && <span className="chat__tag">you</span>}
+        </h2>
+        <p className="inspector__now" data-testid="inspector-action">
+          {agent.frame.asleep ? 'Asleep' : agent.frame.action}
+          {agent.frame.chattingWith && ` · talking with ${agent.frame.chattingWith}`}
+        </p>
+        <p className="muted mono">{agent.location ?? agent.frame.address}</p>
+        <dl className="facts">
+          <dt>Age</dt>
+          <dd>{agent.age}</dd>
+          <dt>Innate</dt>
+          <dd>{agent.innate}</dd>
+          <dt>Learned</dt>
+          <dd>{agent.learned}</dd>
+          <dt>Currently</dt>
+          <dd>{agent.currently}</dd>
+          <dt>Lifestyle</dt>
+          <dd>{agent.lifestyle}</dd>
+          <dt>Lives in</dt>
+          <dd className="mono">{agent.livingArea}</dd>
+        </dl>
+      </div>
+      <Section title="Ask" testId="inspector-interview">
+        <InterviewChat agentName={agent.name.split(' ')[0] ?? agent.name} />
+      </Section>
+      <Section title="Whisper" testId="inspector-whisper" initiallyOpen={false}>
+        <WhisperBox agentName={agent.name.split(' ')[0] ?? agent.name} />
+      </Section>
+      <Section title="Plan" count={agent.schedule.length} testId="inspector-plan">
+        {agent.dailyPlan.length > 0 && (
+          <ol className="plan-list">
+            {agent.dailyPlan.map((p, i) => (
+              <li key={i}>{p}</li>
+            ))}
+          </ol>
+        )}
+        {agent.schedule.length === 0 ? (
+          <p className="muted">No schedule yet: it is made when they wake up.</p>
+        ) : (
+          <ul className="schedule" data-testid="inspector-schedule">
+            {agent.schedule.map((b, i) => (
+              <li key={i} className={b.done ? 'schedule__done' : ''}>
+                <span className="mono">{minuteLabel(b.startMinute)}</span>
+                <span>{b.asleep ? `💤 ${b.activity}` : b.activity}</span>
+                <span className="muted">{b.minutes} min</span>
+              </li>
+            ))}
+          </ul>
+        )}
+        {agent.tasks.length > 0 && (
+          <>
+            <h4 className="inspector__sub">This hour</h4>
+            <ul className="schedule">
+              {agent.tasks.map((t, i) => (
+                <li key={i} className={t.done ? 'schedule__done' : ''}>
+                  <span className="mono">{minuteLabel(t.startMinute)}</span>
+                  <span>{t.task}</span>
+                  <span className="muted">{t.minutes} min</span>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </Section>
+      <Section
+        title="Why: latest retrievals"
+        count={agent.retrievals.length}
+        testId="inspector-retrievals"
+      >
+        {agent.retrievals.length === 0 ? (
+          <p className="muted">No decision has retrieved memories yet.</p>
+        ) : (
+          agent.retrievals.slice(0, 5).map((r, i) => (
+            <details key={i} className="retrieval" open={i === 0}>
+              <summary>
+                <span className="mono muted">{r.clock.slice(-5)}</span> {r.query}
+              </summary>
+              <table className="scores" data-testid="retrieval-scores">
+                <thead>
+                  <tr>
+                    <th>Memory</th>
+                    <th title="Recency">rec</th>
+                    <th title="Importance">imp</th>
+                    <th title="Relevance">rel</th>
+                    <th title="Weighted total">total</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {r.results.map((m) => (
+                    <tr key={m.id}>
+                      <td>{m.description}</td>
+                      <td>{m.recency.toFixed(2)}</td>
+                      <td>{m.importance.toFixed(2)}</td>
+                      <td>{m.relevance.toFixed(2)}</td>
+                      <td className="scores__total">{m.total.toFixed(2)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </details>
+          ))
+        )}
+      </Section>
+      <MemoryStream agent={agent} />
+      <Section
+        title="Reflections"
+        count={agent.memories.filter((m) => m.kind === 'thought' && m.evidence.length).length}
+        testId="inspector-reflections"
+        initiallyOpen={false}
+      >
+        <ReflectionTree nodes={reflectionTree(agent.memories)} byId={byId} />
+      </Section>
+      <Section
+        title="Relationships"
+        count={agent.relationships.length}
+        testId="inspector-relationships"
+      >
+        {agent.relationships.length === 0 ? (
+          <p className="muted">They know no one in town yet.</p>
+        ) : (
+          <ul className="relations">
+            {agent.relationships.map((r) => (
+              <li key={r.agentId}>
+                <strong>{r.name}</strong>
+                <span className="muted">
+                  {r.conversations} conversation{r.conversations === 1 ? '' : 's'}
+                </span>
+                {r.relationship && <span>{r.relationship}</span>}
+                {r.feeling && <span className="muted">feels: {r.feeling}</span>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+      <Section
+        title="Conversations"
+        count={agent.conversations.length}
+        testId="inspector-conversations"
+        initiallyOpen={false}
+      >
+        {agent.conversations.length === 0 ? (
+          <p className="muted">No conversations yet.</p>
+        ) : (
+          agent.conversations.map((c, i) => (
+            <details key={i} className="conversation">
+              <summary>
+                {c.participants.join(' & ')} — {c.topic}
+              </summary>
+              {c.transcript.map((l, j) => (
+                <p key={j}>{l}</p>
+              ))}
+            </details>
+          ))
+        )}
+      </Section>
+    </>
+  );
+}
+
+const KINDS: (MemoryKind | 'all')[] = ['all', 'observation', 'chat', 'thought', 'plan'];
+
+function MemoryStream({ agent }: { agent: AgentDetail }) {
+  const [kind, setKind] = useState<MemoryKind | 'all'>('all');
+  const [query, setQuery] = useState('');
+  const shown = useMemo(
+    () => filterMemories(agent.memories, kind, query),
+    [agent.memories, kind, query],
+  );
+  return (
+    <Section title="Memory stream" count={agent.memories.length} testId="inspector-memories">
+      <div className="memory-filter">
+        <select
+          className="select"
+          aria-label="Memory type"
+          data-testid="memory-kind"
+          value={kind}
+          onChange={(e) => setKind(e.target.value as MemoryKind | 'all')}
+        >
+          {KINDS.map((k) => (
+            <option key={k} value={k}>
+              {k === 'all' ? 'All types' : k}
+            </option>
+          ))}
+        </select>
+        <input
+          className="input"
+          type="search"
+          placeholder="Search memories"
+          aria-label="Search memories"
+          data-testid="memory-search"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
+      </div>
+      {shown.length === 0 ? (
+        <p className="muted">
+          {agent.memories.length === 0 ? 'No memories yet.' : 'No memory matches.'}
+        </p>
+      ) : (
+        <ul className="memories" data-testid="memory-list">
+          {shown.slice(0, 200).map((m) => (
+            <li key={m.id} className="memories__item" data-testid="memory-item">
+              <span
+                className="memories__imp"
+                title={`Importance ${m.importance}`}
+                style={{ opacity: 0.35 + Math.min(1, m.importance / 10) * 0.65 }}
+              >
+                {m.importance}
+              </span>
+              <span className={`memories__kind memories__kind--${m.kind}`}>{m.kind}</span>
+              <span className="memories__text">{m.description}</span>
+              <span className="memories__time mono">{m.createdClock.slice(-5)}</span>
+            </li>
+          ))}
+          {shown.length > 200 && <li className="muted">…and {shown.length - 200} older</li>}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
+function ReflectionTree({
+  nodes,
+  byId,
+}: {
+  nodes: ReflectionNode[];
+  byId: Map<string, AgentDetail['memories'][number]>;
+}) {
+  if (nodes.length === 0) return <p className="muted">No reflections yet.</p>;
+  return (
+    <ul className="reflections">
+      {nodes.map((n) => (
+        <li key={n.id}>
+          <details>
+            <summary>
+              <span className="memories__kind memories__kind--thought">depth {n.depth}</span>{' '}
+              {n.description}
+            </summary>
+            {n.children.length > 0 ? (
+              <ReflectionTree nodes={n.children} byId={byId} />
+            ) : (
+              <p className="muted">No evidence recorded.</p>
+            )}
+            {n.missing > 0 && (
+              <p className="muted">{n.missing} evidence memories were forgotten.</p>
+            )}
+          </details>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,135 @@
+/**
+ * The runs of the open town, in the sidebar: status (a crashed run offers Resume), game time,
+ * tokens, models; watch, export as a zip, delete (after a confirmation).
+ */
+import { useState } from 'react';
+import type { RunSummary } from '../../../common/api/runs';
+import { useStudio } from '../stores/studioStore';
+import { downloadBytes } from '../util/download';
+import { useRun, useRunStore } from './RunProvider';
+import { baseName, compact, duration } from './format';
+
+export function RunLibrary() {
+  const store = useRunStore();
+  const docId = useStudio((s) => s.doc?.id);
+  const runs = useRun((s) => s.runs);
+  const loaded = useRun((s) => s.runsLoaded);
+  const open = useRun((s) => s.open);
+  if (!docId) return null;
+  return (
+    <section className="run-library" data-testid="run-library">
+      <div className="sidebar__heading">
+        <span>Runs of this town</span>
+        <span className="muted">{loaded ? runs.length : ''}</span>
+      </div>
+      <div className="run-library__actions">
+        <button
+          type="button"
+          className={`button ${open ? '' : 'button--primary'}`}
+          data-testid="run-open-view"
+          onClick={() => store.getState().setOpen(!open)}
+        >
+          {open ? '✎ Back to the editor' : '▶ Simulate'}
+        </button>
+      </div>
+      <ul className="library-list run-library__list" data-testid="run-list">
+        {runs.map((r) => (
+          <RunItem key={r.id} run={r} />
+        ))}
+        {loaded && runs.length === 0 && (
+          <li className="sidebar__empty">No runs yet. Simulate to start the first.</li>
+        )}
+      </ul>
+    </section>
+  );
+}
+
+function RunItem({ run }: { run: RunSummary }) {
+  const store = useRunStore();
+  const watched = useRun((s) => s.runId === run.id && s.open);
+  const [confirming, setConfirming] = useState(false);
+  const live = run.status === 'running' || run.status === 'paused' || run.status === 'loading';
+  return (
+    <li
+      className={`library-item run-item ${watched ? 'library-item--active' : ''}`}
+      data-testid="run-item"
+      data-run-id={run.id}
+      data-status={run.status}
+    >
+      <button
+        type="button"
+        className="library-item__main"
+        onClick={() => {
+          if (live) {
+            store.setState({ open: true });
+            if (store.getState().runId !== run.id) void store.getState().openRun(run.id);
+          } else void store.getState().openRun(run.id);
+        }}
+        title={run.parent ? `Forked from ${run.parent.runId} at step ${run.parent.step}` : run.id}
+      >
+        <span className="library-item__name">
+          {run.parent && '⑂ '}
+          {run.name}
+          <span className={`run-status run-status--${run.status}`}>
+            {run.status === 'crashed' ? 'crashed · Resume' : run.status}
+          </span>
+        </span>
+        <span className="library-item__meta">
+          {duration(run.gameSeconds)} game time · {run.steps} steps · {compact(run.tokens)} tokens
+        </span>
+        <span className="library-item__meta">
+          {baseName(run.models.chat)} · {new Date(run.createdAt).toLocaleString()}
+        </span>
+      </button>
+      {confirming ? (
+        <div className="run-item__confirm">
+          <span>Delete this run and its log?</span>
+          <button
+            type="button"
+            className="button button--small button--danger"
+            data-testid="run-delete-confirm"
+            onClick={() => {
+              setConfirming(false);
+              void store.getState().deleteRun(run.id);
+            }}
+          >
+            Delete
+          </button>
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => setConfirming(false)}
+          >
+            Keep
+          </button>
+        </div>
+      ) : (
+        <div className="library-item__tools">
+          <button
+            type="button"
+            className="icon-button"
+            title="Export as zip"
+            aria-label={`Export ${run.name}`}
+            data-testid="run-export"
+            onClick={async () => {
+              const zip = await store.getState().exportRun(run.id);
+              if (zip) downloadBytes(zip.fileName, zip.bytes);
+            }}
+          >
+            ⤓
+          </button>
+          <button
+            type="button"
+            className="icon-button icon-button--danger"
+            title="Delete"
+            aria-label={`Delete ${run.name}`}
+            data-testid="run-delete"
+            onClick={() => setConfirming(true)}
+          >
+            ✕
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,306 @@
+/**
+ * The run view in the main area: controls and status on top, the live map, and the timeline
+ * below. Without a watched run it explains what a run is and offers to start one.
+ */
+import { useEffect, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useStudio } from '../stores/studioStore';
+import { useRun, useRunStore } from './RunProvider';
+import { RunMap } from './RunMap';
+import { Timeline } from './Timeline';
+import { ObjectStatePopover } from './Interventions';
+import { StartRunDialog } from './StartRunDialog';
+import { JoinDialog } from './Join';
+import { compact, duration } from './format';
+
+const SPEEDS: { value: number; label: string }[] = [
+  { value: 1, label: '1 step/s' },
+  { value: 2, label: '2 steps/s' },
+  { value: 5, label: '5 steps/s' },
+  { value: 10, label: '10 steps/s' },
+  { value: 0, label: 'As fast as possible' },
+];
+
+export function RunView() {
+  const store = useRunStore();
+  const doc = useStudio((s) => s.doc);
+  const { runId, frame, summary, bubbles, selectedAgentId, follow, resident } = useRun(
+    useShallow((s) => ({
+      runId: s.runId,
+      frame: s.frame,
+      summary: s.summary,
+      bubbles: s.bubbles,
+      selectedAgentId: s.selectedAgentId,
+      follow: s.follow,
+      resident: s.resident,
+    })),
+  );
+  const [starting, setStarting] = useState(false);
+  const [popover, setPopover] = useState<{ address: string; x: number; y: number } | null>(null);
+  useKeyboard();
+
+  if (!doc) return null;
+  const showRun = runId && summary && summary.scenarioId === doc.id;
+  return (
+    <main className="main run-view" data-testid="run-view">
+      <RunToolbar onStart={() => setStarting(true)} />
+      {showRun ? (
+        <>
+          <div className="run-view__stage">
+            <RunMap
+              map={doc.map}
+              tree={doc.tree}
+              frame={frame}
+              bubbles={bubbles}
+              selectedAgentId={selectedAgentId}
+              follow={follow}
+              residentId={resident?.agentId ?? null}
+              onSelectAgent={(id) => void store.getState().selectAgent(id)}
+              onStopFollow={() => store.getState().setFollow(false)}
+              onObjectClick={(address, at) => setPopover({ address, ...at })}
+              onTileClick={(x, y) => void store.getState().moveResident(x, y)}
+            />
+            <StatusBar />
+            {popover && (
+              <ObjectStatePopover
+                address={popover.address}
+                at={popover}
+                current={frame?.objects.find((o) => o.address === popover.address)?.state ?? null}
+                onClose={() => setPopover(null)}
+              />
+            )}
+          </div>
+          <Timeline />
+        </>
+      ) : (
+        <NoRun onStart={() => setStarting(true)} />
+      )}
+      {starting && <StartRunDialog onClose={() => setStarting(false)} />}
+    </main>
+  );
+}
+
+function NoRun({ onStart }: { onStart(): void }) {
+  const runs = useRun((s) => s.runs);
+  const people = useStudio((s) => s.doc?.personas.length ?? 0);
+  return (
+    <div className="empty run-view__empty" data-testid="run-empty">
+      <div className="empty__badge" aria-hidden>
+        ▶
+      </div>
+      <h1 className="empty__title">Run this town</h1>
+      <p className="empty__text">
+        A run lets the {people} {people === 1 ? 'person' : 'people'} of this town live their day on
+        your computer: they plan, walk, talk and remember, driven by a language model on this
+        machine. You can watch, ask them questions, whisper to them, change the world, rewind and
+        fork.
+      </p>
+      <div className="empty__actions">
+        <button
+          type="button"
+          className="button button--primary"
+          data-testid="run-start-open"
+          onClick={onStart}
+          disabled={people === 0}
+        >
+          Start a run…
+        </button>
+      </div>
+      {people === 0 && <p className="muted">Add at least one person to the town first.</p>}
+      {runs.length > 0 && (
+        <p className="muted">Or pick one of its {runs.length} earlier runs in the sidebar.</p>
+      )}
+    </div>
+  );
+}
+
+function RunToolbar({ onStart }: { onStart(): void }) {
+  const store = useRunStore();
+  const { summary, pending, speed, follow, selectedAgentId, resident, viewStep } = useRun(
+    useShallow((s) => ({
+      summary: s.summary,
+      pending: s.pending,
+      speed: s.speed,
+      follow: s.follow,
+      selectedAgentId: s.selectedAgentId,
+      resident: s.resident,
+      viewStep: s.viewStep,
+    })),
+  );
+  const docId = useStudio((s) => s.doc?.id);
+  const [joining, setJoining] = useState(false);
+  const watching = summary && summary.scenarioId === docId;
+  const live = watching && (summary.status === 'running' || summary.status === 'paused');
+  const running = summary?.status === 'running';
+  return (
+    <div className="run-toolbar" role="toolbar" aria-label="Run controls">
+      <button
+        type="button"
+        className="button"
+        data-testid="run-back-to-editor"
+        onClick={() => store.getState().setOpen(false)}
+        title="Back to the map editor (the run keeps going)"
+      >
+        ✎ Edit town
+      </button>
+      {watching && (
+        <span className="run-toolbar__name" data-testid="run-name" title={summary.id}>
+          {summary.name}
+          <span className={`run-status run-status--${summary.status}`} data-testid="run-status">
+            {summary.status}
+          </span>
+        </span>
+      )}
+      {watching && (summary.status === 'crashed' || summary.status === 'stored') && (
+        <button
+          type="button"
+          className="button button--primary"
+          data-testid="run-resume"
+          onClick={() => void store.getState().openRun(summary.id)}
+        >
+          {summary.status === 'crashed' ? 'Resume' : 'Open'}
+        </button>
+      )}
+      {live && (
+        <>
+          <button
+            type="button"
+            className="button button--primary run-toolbar__play"
+            data-testid={running ? 'run-pause' : 'run-play'}
+            onClick={() => void store.getState().togglePlay()}
+            title={running ? 'Pause (Space)' : 'Play (Space)'}
+          >
+            {running ? '❚❚ Pause' : '▶ Play'}
+          </button>
+          <button
+            type="button"
+            className="button"
+            data-testid="run-step"
+            disabled={!!pending}
+            onClick={() => void store.getState().stepOnce()}
+            title="One step (.)"
+          >
+            ⏭ Step
+          </button>
+          <select
+            className="select"
+            aria-label="Speed"
+            data-testid="run-speed"
+            value={speed}
+            onChange={(e) => void store.getState().setSpeed(Number(e.target.value))}
+          >
+            {SPEEDS.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+          <label className="toggle" title="Keep the selected person centred">
+            <input
+              type="checkbox"
+              data-testid="run-follow"
+              checked={follow}
+              disabled={!selectedAgentId}
+              onChange={(e) => store.getState().setFollow(e.target.checked)}
+            />
+            Follow
+          </label>
+          {resident ? (
+            <button
+              type="button"
+              className="button"
+              data-testid="run-leave"
+              onClick={() => void store.getState().leave()}
+            >
+              Leave the town
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="button"
+              data-testid="run-join-open"
+              onClick={() => setJoining(true)}
+            >
+              Step into the town…
+            </button>
+          )}
+        </>
+      )}
+      {viewStep !== null && <span className="run-toolbar__replay">Replaying step {viewStep}</span>}
+      {pending && (
+        <span className="run-toolbar__pending" data-testid="run-pending">
+          {pending}
+        </span>
+      )}
+      <span className="run-toolbar__spacer" />
+      <button type="button" className="button" data-testid="run-new" onClick={onStart}>
+        + New run
+      </button>
+      {joining && <JoinDialog onClose={() => setJoining(false)} />}
+    </div>
+  );
+}
+
+function StatusBar() {
+  const { frame, rates, summary, viewStep } = useRun(
+    useShallow((s) => ({
+      frame: s.frame,
+      rates: s.rates,
+      summary: s.summary,
+      viewStep: s.viewStep,
+    })),
+  );
+  return (
+    <div className="run-status-bar" data-testid="run-status-bar">
+      <span className="run-status-bar__clock" data-testid="run-clock">
+        {frame?.clock ?? summary?.endClock ?? '–'}
+      </span>
+      <span data-testid="run-step-label">step {frame?.step ?? 0}</span>
+      {viewStep === null && (
+        <>
+          <span title="Steps per second">
+            {rates ? rates.stepsPerSecond.toFixed(2) : '–'} steps/s
+          </span>
+          <span title="Tokens per second">
+            {rates ? compact(rates.tokensPerSecond) : '–'} tok/s
+          </span>
+          <span title="Model requests waiting or in flight">queue {rates?.queueDepth ?? 0}</span>
+          <span title="Real time one game hour takes at this pace">
+            {duration(rates?.realSecondsPerGameHour)} / game hour
+          </span>
+        </>
+      )}
+      {summary && <span title="Tokens so far">{compact(summary.tokens)} tokens</span>}
+    </div>
+  );
+}
+
+/** Space plays/pauses and "." steps, unless the user is typing. */
+function useKeyboard() {
+  const store = useRunStore();
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement | null;
+      if (target?.closest('input, textarea, select, button, [contenteditable="true"], dialog'))
+        return;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const s = store.getState();
+      if (!s.open || !s.runId) return;
+      if (e.key === ' ') {
+        e.preventDefault();
+        void s.togglePlay();
+      } else if (e.key === '.') {
+        e.preventDefault();
+        void s.stepOnce();
+      } else if (s.resident && e.key.startsWith('Arrow')) {
+        e.preventDefault();
+        const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[
+          e.key
+        ] as [number, number] | undefined;
+        if (d) void s.nudgeResident(d[0], d[1]);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [store]);
+}

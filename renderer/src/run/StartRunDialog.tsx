@@ -1,0 +1,338 @@
+/**
+ * Starting a run of the open town: the chat and embedding models (what is on disk, the
+ * recommended download with progress, or a file the user already has), the start time, the
+ * speed, and the conditions (cost layer switches, ablation).
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { ABLATIONS, runConditionsSchema, type Ablation } from '../../../common/runs/conditions';
+import { Dialog } from '../components/Dialog';
+import { useStudio } from '../stores/studioStore';
+import { useRun, useRunStore } from './RunProvider';
+import type { CatalogModel, LocalModel } from './runStore';
+import { baseName, compact } from './format';
+
+const ABLATION_LABELS: Record<Ablation, string> = {
+  full: 'Full architecture',
+  'no-reflection': 'No reflection',
+  'no-reflection-planning': 'No reflection, no planning',
+  'no-observation-reflection-planning': 'No observation, reflection or planning',
+};
+
+const PLAY_SPEEDS = [
+  { value: 'paused', label: 'Start paused' },
+  { value: '1', label: 'Play at 1 step/s' },
+  { value: '5', label: 'Play at 5 steps/s' },
+  { value: '0', label: 'Play as fast as possible' },
+];
+
+/** "2023-02-13T07:00:00" → "2023-02-13T07:00" (what a datetime-local input takes). */
+function toLocalInput(startTime: string): string {
+  return startTime.slice(0, 16);
+}
+
+export function StartRunDialog({ onClose }: { onClose(): void }) {
+  const store = useRunStore();
+  const doc = useStudio((s) => s.doc);
+  const { models, download, pending } = useRun(
+    useShallow((s) => ({ models: s.models, download: s.download, pending: s.pending })),
+  );
+  useEffect(() => {
+    void store.getState().loadModels();
+  }, [store]);
+
+  const chats = models.local.filter((m) => m.kind === 'chat');
+  const embedders = models.local.filter((m) => m.kind === 'embedding');
+  const [chatPath, setChatPath] = useState('');
+  const [embedPath, setEmbedPath] = useState('');
+  const [name, setName] = useState('');
+  const [start, setStart] = useState(doc ? toLocalInput(doc.settings.startTime) : '');
+  const [play, setPlay] = useState('paused');
+  const [lifestyle, setLifestyle] = useState(false);
+  const [social, setSocial] = useState(false);
+  const [wandering, setWandering] = useState(false);
+  const [ablation, setAblation] = useState<Ablation>('full');
+  const [diskPath, setDiskPath] = useState('');
+
+  // Default to the first model of each kind once the list arrives.
+  useEffect(() => {
+    if (!chatPath && chats[0]) setChatPath(chats[0].path);
+    if (!embedPath && embedders[0]) setEmbedPath(embedders[0].path);
+  }, [chats, embedders, chatPath, embedPath]);
+
+  const recommended = useMemo(() => {
+    const rec = models.recommendation;
+    const pick = (kind: 'chat' | 'embedding', id?: string) =>
+      models.catalog.find((c) => c.id === id) ?? models.catalog.find((c) => c.kind === kind);
+    return {
+      chat: pick('chat', rec?.chatId),
+      embedding: pick('embedding', rec?.embeddingId),
+    };
+  }, [models]);
+
+  if (!doc) return null;
+  const ready = chatPath && embedPath && !pending;
+  const submit = async () => {
+    const ok = await store.getState().startRun({
+      scenario: doc,
+      scenarioId: doc.id,
+      name: name.trim() || undefined,
+      chatModelPath: chatPath,
+      embeddingModelPath: embedPath,
+      startTime: start && start !== toLocalInput(doc.settings.startTime) ? start : undefined,
+      conditions: runConditionsSchema.parse({
+        ablation,
+        costLayer: { lifestylePolicy: lifestyle, socialMemory: social, mindWandering: wandering },
+      }),
+      playAt: play === 'paused' ? null : Number(play),
+    });
+    if (ok) onClose();
+  };
+
+  const pickFromDisk = async () => {
+    const model = await store.getState().useModelFromDisk(diskPath);
+    if (!model) return;
+    if (model.kind === 'chat') setChatPath(model.path);
+    else setEmbedPath(model.path);
+    setDiskPath('');
+  };
+
+  return (
+    <Dialog title={`Run “${doc.name}”`} testId="start-run-dialog" onClose={onClose}>
+      <form
+        className="start-run"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (ready) void submit();
+        }}
+      >
+        <h3 className="start-run__heading">Models</h3>
+        {!models.loaded ? (
+          <p className="muted">Looking for models…</p>
+        ) : (
+          <>
+            <ModelSelect
+              label="Language model"
+              testId="start-chat-model"
+              models={chats}
+              value={chatPath}
+              onChange={setChatPath}
+              missing={recommended.chat}
+              download={download}
+            />
+            <ModelSelect
+              label="Embedding model"
+              testId="start-embedding-model"
+              models={embedders}
+              value={embedPath}
+              onChange={setEmbedPath}
+              missing={recommended.embedding}
+              download={download}
+            />
+            {models.recommendation && (
+              <p className="field__hint">
+                Recommended for this computer: {models.recommendation.reason}
+              </p>
+            )}
+            <div className="start-run__disk">
+              <input
+                className="input"
+                placeholder="…or a GGUF file / embedding folder already on disk (full path)"
+                aria-label="Model path on disk"
+                data-testid="start-model-path"
+                value={diskPath}
+                onChange={(e) => setDiskPath(e.target.value)}
+              />
+              <button
+                type="button"
+                className="button"
+                data-testid="start-model-use"
+                disabled={!diskPath.trim()}
+                onClick={() => void pickFromDisk()}
+              >
+                Use this file
+              </button>
+            </div>
+            {models.dir && <p className="field__hint">Models folder: {models.dir}</p>}
+          </>
+        )}
+
+        <h3 className="start-run__heading">Run</h3>
+        <div className="start-run__grid">
+          <label className="field">
+            <span className="field__label">Name</span>
+            <input
+              data-testid="start-name"
+              placeholder={`${doc.name} run`}
+              value={name}
+              maxLength={200}
+              onChange={(e) => setName(e.target.value)}
+            />
+          </label>
+          <label className="field">
+            <span className="field__label">Game start</span>
+            <input
+              type="datetime-local"
+              data-testid="start-time"
+              value={start}
+              onChange={(e) => setStart(e.target.value)}
+            />
+          </label>
+          <label className="field">
+            <span className="field__label">Speed</span>
+            <select
+              className="select"
+              data-testid="start-speed"
+              value={play}
+              onChange={(e) => setPlay(e.target.value)}
+            >
+              {PLAY_SPEEDS.map((s) => (
+                <option key={s.value} value={s.value}>
+                  {s.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span className="field__label">Architecture (ablation)</span>
+            <select
+              className="select"
+              data-testid="start-ablation"
+              value={ablation}
+              onChange={(e) => setAblation(e.target.value as Ablation)}
+            >
+              {ABLATIONS.map((a) => (
+                <option key={a} value={a}>
+                  {ABLATION_LABELS[a]}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <fieldset className="start-run__layers">
+          <legend className="field__label">Cost layer (Affordable Generative Agents)</legend>
+          <label className="toggle">
+            <input
+              type="checkbox"
+              data-testid="start-lifestyle"
+              checked={lifestyle}
+              onChange={(e) => setLifestyle(e.target.checked)}
+            />
+            Lifestyle policy (reuse similar plans)
+          </label>
+          <label className="toggle">
+            <input
+              type="checkbox"
+              data-testid="start-social"
+              checked={social}
+              onChange={(e) => setSocial(e.target.checked)}
+            />
+            Social memory
+          </label>
+          <label className="toggle">
+            <input
+              type="checkbox"
+              data-testid="start-wandering"
+              checked={wandering}
+              onChange={(e) => setWandering(e.target.checked)}
+            />
+            Mind wandering
+          </label>
+        </fieldset>
+        <div className="dialog__actions">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button
+            type="submit"
+            className="button button--primary"
+            data-testid="start-run-submit"
+            disabled={!ready}
+          >
+            {pending ?? 'Start run'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function ModelSelect({
+  label,
+  testId,
+  models,
+  value,
+  onChange,
+  missing,
+  download,
+}: {
+  label: string;
+  testId: string;
+  models: LocalModel[];
+  value: string;
+  onChange(path: string): void;
+  missing: CatalogModel | undefined;
+  download: { modelId: string; receivedBytes: number; totalBytes: number } | null;
+}) {
+  const store = useRunStore();
+  const downloading = download && missing && download.modelId === missing.id;
+  return (
+    <div className="field">
+      <span className="field__label">{label}</span>
+      {models.length > 0 ? (
+        <select
+          className="select"
+          data-testid={testId}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        >
+          {models.map((m) => (
+            <option key={m.path} value={m.path}>
+              {m.name} ({compact(m.sizeBytes / 1e6)} MB
+              {m.architecture ? ` · ${m.architecture}` : ''})
+            </option>
+          ))}
+        </select>
+      ) : (
+        <p className="muted" data-testid={`${testId}-none`}>
+          No {label.toLowerCase()} on this computer yet.
+        </p>
+      )}
+      {missing && models.length === 0 && !downloading && (
+        <button
+          type="button"
+          className="button"
+          data-testid={`${testId}-download`}
+          disabled={!!download}
+          onClick={async () => {
+            const model = await store.getState().downloadModel(missing.id);
+            if (model) onChange(model.path);
+          }}
+        >
+          Download {missing.name} ({compact(missing.sizeBytes / 1e6)} MB, {missing.license})
+        </button>
+      )}
+      {downloading && (
+        <div className="download" data-testid="model-download-progress">
+          <progress
+            max={download.totalBytes || 1}
+            value={download.totalBytes ? download.receivedBytes : undefined}
+          />
+          <span className="muted">
+            {compact(download.receivedBytes / 1e6)} / {compact(download.totalBytes / 1e6)} MB
+          </span>
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => void store.getState().cancelDownload()}
+          >
+            Cancel
+          </button>
+        </div>
+      )}
+      {value && models.every((m) => m.path !== value) && (
+        <span className="field__hint">{baseName(value)}</span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,158 @@
+/**
+ * The timeline under the map: scrub to any step (rebuilt from the event log), hour marks,
+ * snapshot marks (where a fork can start), bookmarks, back to live, and "fork from here".
+ */
+import { useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useRun, useRunStore } from './RunProvider';
+
+/** The snapshot a fork from `step` starts at: the latest one at or before it. */
+export function forkPoint(snapshots: readonly number[], step: number): number | null {
+  let best: number | null = null;
+  for (const s of snapshots) if (s <= step && (best === null || s > best)) best = s;
+  return best;
+}
+
+export function Timeline() {
+  const store = useRunStore();
+  const { timeline, viewStep, liveStep, bookmarks, frameStep, pending } = useRun(
+    useShallow((s) => ({
+      timeline: s.timeline,
+      viewStep: s.viewStep,
+      liveStep: s.liveFrame?.step ?? 0,
+      bookmarks: s.bookmarks,
+      frameStep: s.frame?.step ?? 0,
+      pending: s.pending,
+    })),
+  );
+  const [label, setLabel] = useState('');
+  const max = Math.max(timeline?.steps ?? 0, liveStep, 1);
+  const shown = viewStep ?? liveStep;
+  const pct = (step: number) => `${(step / max) * 100}%`;
+  const fromSnapshot = timeline ? forkPoint(timeline.snapshots, frameStep) : null;
+
+  return (
+    <div className="timeline" data-testid="timeline">
+      <div className="timeline__track">
+        <div className="timeline__marks" aria-hidden>
+          {timeline?.hours.map((h) => (
+            <span key={`h${h.step}`} className="timeline__hour" style={{ left: pct(h.step) }}>
+              {h.clock.slice(-5)}
+            </span>
+          ))}
+          {timeline?.snapshots.map((s) => (
+            <span
+              key={`s${s}`}
+              className="timeline__snapshot"
+              style={{ left: pct(s) }}
+              title={`Snapshot at step ${s}`}
+            />
+          ))}
+        </div>
+        <input
+          type="range"
+          className="timeline__range"
+          aria-label="Step"
+          data-testid="timeline-range"
+          min={0}
+          max={max}
+          value={shown}
+          onChange={(e) => void store.getState().scrub(Number(e.target.value))}
+        />
+        <div className="timeline__bookmarks">
+          {bookmarks.map((b) => (
+            <button
+              key={b.id}
+              type="button"
+              className="timeline__bookmark"
+              style={{ left: pct(b.step) }}
+              title={`${b.label} (step ${b.step})`}
+              data-testid="timeline-bookmark"
+              onClick={() => void store.getState().scrub(b.step)}
+            >
+              ★
+            </button>
+          ))}
+        </div>
+      </div>
+      <div className="timeline__row">
+        <span className="timeline__pos" data-testid="timeline-pos">
+          {viewStep === null ? `Live · step ${liveStep}` : `Step ${viewStep} of ${liveStep}`}
+        </span>
+        <button
+          type="button"
+          className="button button--small"
+          data-testid="timeline-live"
+          disabled={viewStep === null}
+          onClick={() => void store.getState().scrub(null)}
+        >
+          Back to live
+        </button>
+        <input
+          className="input input--small"
+          placeholder="Bookmark label"
+          aria-label="Bookmark label"
+          data-testid="bookmark-label"
+          value={label}
+          maxLength={120}
+          onChange={(e) => setLabel(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              void store.getState().addBookmark(label);
+              setLabel('');
+            }
+          }}
+        />
+        <button
+          type="button"
+          className="button button--small"
+          data-testid="bookmark-add"
+          onClick={() => {
+            void store.getState().addBookmark(label);
+            setLabel('');
+          }}
+        >
+          ★ Bookmark
+        </button>
+        <span className="timeline__spacer" />
+        <button
+          type="button"
+          className="button button--small"
+          data-testid="timeline-fork"
+          disabled={fromSnapshot === null || !!pending}
+          title={
+            fromSnapshot === null
+              ? 'No snapshot at or before this step yet'
+              : `A new run continues from the snapshot at step ${fromSnapshot}`
+          }
+          onClick={() => void store.getState().fork(frameStep)}
+        >
+          ⑂ Fork from here
+        </button>
+      </div>
+      {bookmarks.length > 0 && (
+        <ul className="timeline__list" data-testid="bookmark-list">
+          {bookmarks.map((b) => (
+            <li key={b.id}>
+              <button
+                type="button"
+                className="link"
+                onClick={() => void store.getState().scrub(b.step)}
+              >
+                ★ {b.label} · step {b.step}
+              </button>
+              <button
+                type="button"
+                className="icon-button"
+                aria-label={`Remove bookmark ${b.label}`}
+                onClick={() => void store.getState().removeBookmark(b.id)}
+              >
+                ✕
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+/** Small formatters the run view shares (numbers, durations, tokens). */
+
+/** 1234 → "1.2k", 4_550_000 → "4.55M". */
+export function compact(n: number): string {
+  if (!Number.isFinite(n)) return '–';
+  const abs = Math.abs(n);
+  if (abs >= 1e6) return `${(n / 1e6).toFixed(abs >= 1e7 ? 1 : 2)}M`;
+  if (abs >= 1e3) return `${(n / 1e3).toFixed(abs >= 1e4 ? 0 : 1)}k`;
+  return String(Math.round(n * 10) / 10);
+}
+
+/** Seconds as "2 h 05 min", "3 min 20 s" or "12 s". */
+export function duration(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '–';
+  const s = Math.max(0, Math.round(seconds));
+  if (s >= 3600)
+    return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
+  if (s >= 60) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+  return `${s} s`;
+}
+
+/** A file path's last part ("/m/tiny.gguf" → "tiny.gguf"). */
+export function baseName(path: string): string {
+  return path.split(/[\\/]/).filter(Boolean).at(-1) ?? path;
+}
+
+/** Minutes after midnight as "07:30". */
+export function minuteLabel(minute: number): string {
+  const m = ((Math.round(minute) % 1440) + 1440) % 1440;
+  return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+}
