@@ -8,6 +8,11 @@ import { defineConfig } from '@playwright/test';
 /** Fixed port and token so the suite knows the studio's URL before the host prints it. */
 export const E2E_PORT = 4777;
 export const E2E_TOKEN = 'e2e-token';
+/**
+ * The web host's data folder: made fresh at each launch by e2e/prepare-data.ts, with the
+ * generated tiny chat model and embedder in models/ (run specs start real simulations).
+ */
+export const E2E_DATA_DIR = '.cache/e2e-data';
 
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -43,7 +48,7 @@ export default defineConfig({
     { name: 'electron', testMatch: /electron\.spec\.ts$/ },
   ],
   webServer: {
-    command: `npx electron-vite build && SIMULACRA_WEB_TOKEN=${E2E_TOKEN} SIMULACRA_WEB_PORT=${E2E_PORT} npx tsx main/host/cli.ts`,
+    command: `npx electron-vite build && npx tsx e2e/prepare-data.ts ${E2E_DATA_DIR} && SIMULACRA_DATA_DIR=${E2E_DATA_DIR} SIMULACRA_WEB_TOKEN=${E2E_TOKEN} SIMULACRA_WEB_PORT=${E2E_PORT} npx tsx main/host/cli.ts`,
     url: `http://127.0.0.1:${E2E_PORT}/index.html`,
     reuseExistingServer: !process.env.CI,
     // The build runs first, on two cores.

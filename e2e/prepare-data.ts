@@ -1,0 +1,30 @@
+/**
+ * Prepares the e2e web host's data folder (run before the host starts, from playwright.config's
+ * webServer command): a clean folder whose models/ holds the project's generated tiny GGUF and
+ * tiny embedder, so a run starts for real (node-llama-cpp + transformers.js) with no download.
+ *
+ * Usage: tsx e2e/prepare-data.ts <dataDir>
+ */
+import { cp, mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { ensureTinyLlamaGguf, TINY_TEST_MODEL } from '../main/models/fixtures/gguf-writer';
+import { ensureTinyEmbedderFolder } from '../main/models/fixtures/onnx-embed-writer';
+
+/** A run's prompts (identity, town, memories) need more than the fixture's default 4096 tokens. */
+export const E2E_CONTEXT_TOKENS = 16384;
+export const E2E_CHAT_MODEL = 'tiny-test-llama.gguf';
+export const E2E_EMBEDDER = 'tiny-test-embedder';
+
+const dataDir = process.argv[2];
+if (!dataDir) {
+  console.error('usage: tsx e2e/prepare-data.ts <dataDir>');
+  process.exit(2);
+}
+// Fresh runs every launch; the models are copied from the fixture cache (built once).
+await rm(dataDir, { recursive: true, force: true });
+const models = path.join(dataDir, 'models');
+await mkdir(models, { recursive: true });
+const gguf = await ensureTinyLlamaGguf({ ...TINY_TEST_MODEL, contextLength: E2E_CONTEXT_TOKENS });
+await cp(gguf, path.join(models, E2E_CHAT_MODEL));
+await cp(await ensureTinyEmbedderFolder(), path.join(models, E2E_EMBEDDER), { recursive: true });
+console.log(`e2e data folder ready: ${path.resolve(dataDir)}`);
