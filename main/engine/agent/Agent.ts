@@ -215,7 +215,7 @@ export class Agent {
 
   /** True while the current action is a sleep block. */
   isAsleep(): boolean {
-    return this.action?.predicate === 'is' && this.action.object === 'sleeping';
+    return isSleepAction(this.action);
   }
 
   /** The whole state; `embeddings` is the memory matrix (rows × dims float32). */
@@ -273,6 +273,11 @@ export class Agent {
     agent.costLayer = s.costLayer;
     return agent;
   }
+}
+
+/** True for the action of a sleep block (also read from snapshots, e.g. by sim/frames.ts). */
+export function isSleepAction(action: Pick<CurrentAction, 'predicate' | 'object'> | null): boolean {
+  return action?.predicate === 'is' && action.object === 'sleeping';
 }
 
 interface AgentInit {

@@ -43,6 +43,31 @@ export class EventLog {
     return { events, torn };
   }
 
+  /**
+   * The complete events of the given types, in file order, parsing only their lines (a log is
+   * mostly model calls with whole prompts; views that need steps skip those cheaply). Lines
+   * are matched on the `{"type":"…"` prefix {@link append} writes; any other line is parsed to
+   * check its type. A torn last line is dropped as in {@link read}.
+   */
+  static readTypes(file: string, types: ReadonlySet<string>): LogEvent[] {
+    if (!existsSync(file)) return [];
+    const text = readFileSync(file, 'utf8');
+    const lines = text.split('\n');
+    lines.pop();
+    const events: LogEvent[] = [];
+    lines.forEach((line, i) => {
+      const m = /^\{"type":"([^"\\]*)"/.exec(line);
+      if (m && !types.has(m[1])) return;
+      try {
+        const event = JSON.parse(line) as LogEvent;
+        if (types.has(event.type)) events.push(event);
+      } catch (error) {
+        throw new Error(`${file}: line ${i + 1} is not JSON`, { cause: error });
+      }
+    });
+    return events;
+  }
+
   /** Rewrites the log keeping only `events` (written to a temporary file, then renamed). */
   static rewrite(file: string, events: readonly LogEvent[]): void {
     const tmp = `${file}.tmp`;

@@ -46,17 +46,14 @@ import {
 } from './checkpoint';
 import { Clock } from './Clock';
 import { EventLog, type LogEvent } from './EventLog';
+import { agentFrames, changedLooks, lookOf, type AgentLook } from './frames';
 import { applyIntervention, type InterventionArgs, type InterventionName } from './interventions';
 import { RecordingModel, type LoggedCall } from './RecordingModel';
 import { Rng } from './rng';
+import { BETWEEN_STEP_TYPES, CHECKPOINT_LINE, LOG_FILE, RUN_FILE, SCENARIO_FILE } from './runFiles';
 
 /** Steps between checkpoints unless the run says otherwise (10 game minutes at 10 s/step). */
 export const DEFAULT_SNAPSHOT_EVERY_STEPS = 60;
-const RUN_FILE = 'run.json';
-const SCENARIO_FILE = 'scenario.json';
-const LOG_FILE = 'events.ndjson';
-/** Log line written with every checkpoint: `{type: 'checkpoint', step}`. */
-export const CHECKPOINT_LINE = 'checkpoint';
 
 /** The models a run uses. */
 export interface SimulationDeps {
@@ -103,12 +100,6 @@ export interface InterventionOutcome {
 /** An intervention applied between steps, as snapshots and step records keep it. */
 export type AppliedNow = QueuedIntervention & InterventionOutcome & { now: true };
 
-/**
- * Log line types of changes applied between steps; each line carries the {@link AppliedNow}
- * fields and the step it precedes. Written at once, so a crash before that step ends keeps them.
- */
-export const BETWEEN_STEP_TYPES: ReadonlySet<string> = new Set(['intervention']);
-
 /** What one step did, as written to the log (`type: 'step'`). */
 export interface StepRecord extends LogEvent {
   type: 'step';
@@ -130,6 +121,11 @@ export interface StepRecord extends LogEvent {
     unreachable?: string;
   }[];
   objects: { address: string; state: string }[];
+  /**
+   * Agents whose frame (sim/frames.ts) other than the position changed during the step, as it
+   * is after it; past frames are rebuilt from these.
+   */
+  looks: AgentLook[];
 }
 
 /** A running simulation bound to a run directory. */
@@ -540,6 +536,7 @@ export class Simulation {
       reflections: [],
       actions: [],
       objects: [],
+      looks: [],
     };
 
     // 1. Interventions: those applied since the last step, then scripted ones (resume,
@@ -549,14 +546,15 @@ export class Simulation {
     const due = [...(this.script.get(step) ?? []), ...this.queue];
     this.script.delete(step);
     this.queue = [];
-    for (const item of due) {
-      if (item.now) {
-        await this.applyBetweenSteps(item);
-        record.interventions.push(...this.appliedNow);
-        this.appliedNow = [];
-      } else {
-        record.interventions.push({ ...item, ...(await this.applyOne(item, mind)) });
-      }
+    for (const item of due.filter((i) => i.now)) {
+      await this.applyBetweenSteps(item);
+      record.interventions.push(...this.appliedNow);
+      this.appliedNow = [];
+    }
+    // Frames before the step's own changes (between-step ones log their effect themselves).
+    const looksBefore = new Map(agentFrames(this, now).map((f) => [f.id, lookOf(f)]));
+    for (const item of due.filter((i) => !i.now)) {
+      record.interventions.push({ ...item, ...(await this.applyOne(item, mind)) });
     }
 
     // 2. Movement: one tile per step along the current path.
@@ -618,6 +616,7 @@ export class Simulation {
 
     // 6. Log and checkpoint.
     this.stepIndex = step + 1;
+    record.looks = changedLooks(looksBefore, agentFrames(this).map(lookOf));
     this.log.append(record);
     if (this.stepIndex % this.info.snapshotEverySteps === 0) this.checkpoint();
     return record;
@@ -749,7 +748,6 @@ export function readRunInfo(runDir: string): RunInfo {
   }
   return { ...raw, conditions: conditions.data };
 }
-
 
 function isRecordedCall(e: LogEvent): boolean {
   return e.type === 'llm' && typeof e.seq === 'number';

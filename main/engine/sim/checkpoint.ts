@@ -89,6 +89,13 @@ export function listCheckpoints(runDir: string): number[] {
     .sort((a, b) => a - b);
 }
 
+/** Reads and validates only the JSON state of a checkpoint (no embeddings: cheap). */
+export function readCheckpointState(runDir: string, step: number): SimSnapshot {
+  return simSnapshotSchema.parse(
+    JSON.parse(readFileSync(path.join(dirFor(runDir, step), 'state.json'), 'utf8')),
+  );
+}
+
 /** Reads and validates the checkpoint taken after `step` steps. */
 export function readCheckpoint(runDir: string, step: number): Checkpoint {
   const dir = dirFor(runDir, step);

@@ -1,0 +1,42 @@
+/**
+ * The layout of a run directory and the log line types that views of a run (frames, stats)
+ * share with the simulation, kept apart from Simulation.ts so those views do not import it.
+ *
+ *   runs/<id>/run.json  scenario.json  events.ndjson  snapshots/<step>/
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Scenario } from '../../../common/scenario/schema';
+
+export const RUN_FILE = 'run.json';
+export const SCENARIO_FILE = 'scenario.json';
+export const LOG_FILE = 'events.ndjson';
+
+/** Log line written with every checkpoint: `{type: 'checkpoint', step}`. */
+export const CHECKPOINT_LINE = 'checkpoint';
+
+/**
+ * Log line types of changes applied between steps (Simulation.applyNow, residents); each line
+ * carries the applied entry with its outcome and the step it precedes. They are written at
+ * once, so a crash before that step ends keeps them.
+ */
+export const BETWEEN_STEP_TYPES: ReadonlySet<string> = new Set([
+  'intervention',
+  'join',
+  'moveResident',
+  'say',
+  'leave',
+]);
+
+/** Where a fork came from (`parent` in `run.json`), or null for a run started afresh. */
+export function readRunParent(runDir: string): { runDir: string; step: number } | null {
+  const info = JSON.parse(readFileSync(path.join(runDir, RUN_FILE), 'utf8')) as {
+    parent?: { runDir: string; step: number };
+  };
+  return info.parent ?? null;
+}
+
+/** The scenario a run was started from. */
+export function readRunScenario(runDir: string): Scenario {
+  return JSON.parse(readFileSync(path.join(runDir, SCENARIO_FILE), 'utf8')) as Scenario;
+}
