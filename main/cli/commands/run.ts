@@ -9,6 +9,17 @@ import { createLlamaLanguageModel } from '../../models/llama/llama-language-mode
 import { OpenAiCompatibleModel } from '../../models/openai/openai-compatible';
 import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
 import type { Embedder, LanguageModel } from '../../models/types';
+import path from 'node:path';
+import {
+  ABLATIONS,
+  COST_LAYER_ON,
+  costLayerSchema,
+  runConditionsSchema,
+  type Ablation,
+  type CostLayer,
+  type RunConditions,
+} from '../../../common/runs/conditions';
+import { FilePolicyStore } from '../../engine/agent/policyStore';
 import { Simulation } from '../../engine/sim/Simulation';
 import { parseCommandArgs } from '../args';
 import { EXIT_OK, UsageError, type CliCommand, type CliIO } from '../command';
@@ -30,7 +41,58 @@ Model: --model <file.gguf>, or an OpenAI-compatible server with --model-url <bas
 Options: --steps N (instead of --hours), --threads N (inference threads, default 1),
 --context N (tokens per sequence), --snapshot-every N (steps, default 60),
 --ban-incomplete-utf8 (for the generated random-weight test models, which emit broken UTF-8).
---embedder is an alias of --embed.`;
+--embedder is an alias of --embed.
+Conditions of a new run (stored in run.json; resume, fork and replay keep the run's own):
+--cost-layer on|off|<parts> (Affordable Generative Agents; parts: lifestyle, social, wandering,
+comma-separated; default off), --policy-similarity X (0.5–1, default 0.97), --ablation
+${ABLATIONS.join('|')} (default full), --policies <folder> (lifestyle policies kept across runs,
+one file per persona; default: a "policies" folder beside the run directory).`;
+
+/** `--cost-layer` part names → cost layer switches. */
+const COST_LAYER_PARTS = {
+  lifestyle: 'lifestylePolicy',
+  social: 'socialMemory',
+  wandering: 'mindWandering',
+} as const;
+
+/**
+ * The run conditions of `--cost-layer`, `--policy-similarity` and `--ablation` (all optional:
+ * the baseline by default).
+ */
+export function parseConditions(flags: {
+  costLayer?: string;
+  policySimilarity?: string;
+  ablation?: string;
+}): RunConditions {
+  let costLayer: Partial<CostLayer> = {};
+  const spec = flags.costLayer?.trim().toLowerCase();
+  if (spec === 'on') costLayer = { ...COST_LAYER_ON };
+  else if (spec !== undefined && spec !== 'off') {
+    for (const part of spec.split(',').map((p) => p.trim())) {
+      if (!(part in COST_LAYER_PARTS)) {
+        throw new UsageError(
+          `--cost-layer expects on, off or parts from ${Object.keys(COST_LAYER_PARTS).join(', ')}; got "${part}"`,
+        );
+      }
+      costLayer[COST_LAYER_PARTS[part as keyof typeof COST_LAYER_PARTS]] = true;
+    }
+  }
+  if (flags.policySimilarity !== undefined) {
+    const x = Number(flags.policySimilarity);
+    if (flags.policySimilarity.trim() === '' || !Number.isFinite(x) || x < 0.5 || x > 1) {
+      throw new UsageError('--policy-similarity expects a number from 0.5 to 1 (e.g. 0.97)');
+    }
+    costLayer.policySimilarity = x;
+  }
+  const ablation = flags.ablation ?? 'full';
+  if (!(ABLATIONS as readonly string[]).includes(ablation)) {
+    throw new UsageError(`--ablation expects one of ${ABLATIONS.join(', ')}; got "${ablation}"`);
+  }
+  return runConditionsSchema.parse({
+    ablation: ablation as Ablation,
+    costLayer: costLayerSchema.parse(costLayer),
+  });
+}
 
 /** Default length of a run: one game hour. */
 const DEFAULT_HOURS = 1;
@@ -125,6 +187,10 @@ export const runCommand: CliCommand = {
         at: { type: 'string' },
         replay: { type: 'string' },
         'ban-incomplete-utf8': { type: 'boolean' },
+        'cost-layer': { type: 'string' },
+        'policy-similarity': { type: 'string' },
+        ablation: { type: 'string' },
+        policies: { type: 'string' },
       },
       { min: 0, max: 1, names: 'at most one pack or folder' },
     );
@@ -179,6 +245,31 @@ export const runCommand: CliCommand = {
     } else if (values.at !== undefined) {
       throw new UsageError('--at only goes with --fork');
     }
+    const conditionFlags = ['cost-layer', 'policy-similarity', 'ablation'] as const;
+    const given = conditionFlags.filter((f) => values[f] !== undefined).map((f) => `--${f}`);
+    if (mode !== 'new' && given.length > 0) {
+      throw new UsageError(
+        `${given.join(', ')} set up a new run; --${mode} keeps the conditions in the run's run.json`,
+      );
+    }
+    const conditions = parseConditions({
+      costLayer: values['cost-layer'],
+      policySimilarity: values['policy-similarity'],
+      ablation: values.ablation,
+    });
+    if (mode === 'replay' && values.policies !== undefined) {
+      throw new UsageError(
+        '--replay starts from the policies the run started with; drop --policies',
+      );
+    }
+    // Cross-run lifestyle policies: beside the run directory unless given.
+    const runDir = values.out ?? values.resume;
+    const policyStore =
+      runDir !== undefined
+        ? new FilePolicyStore(
+            values.policies ?? path.join(path.dirname(path.resolve(runDir)), 'policies'),
+          )
+        : undefined;
     const remote = values['model-url'] !== undefined;
     if (mode === 'replay') {
       if (values.model || remote) {
@@ -224,7 +315,7 @@ export const runCommand: CliCommand = {
           banIncompleteUtf8: values['ban-incomplete-utf8'] === true,
         });
       }
-      const deps = { model: withLedger(model, ledger), embedder };
+      const deps = { model: withLedger(model, ledger), embedder, policyStore };
       let sim: Simulation;
       if (mode === 'resume') {
         sim = Simulation.resume(values.resume!, deps);
@@ -237,6 +328,7 @@ export const runCommand: CliCommand = {
         printWarnings(warnings, io);
         sim = await Simulation.create(scenario, values.out!, deps, {
           ...(snapshotEvery ? { snapshotEverySteps: snapshotEvery } : {}),
+          conditions,
         });
       }
       const secondsPerStep = sim.scenario.settings.secondsPerStep;
@@ -266,6 +358,7 @@ export const runCommand: CliCommand = {
 
       const totals = ledger.totals;
       io.out(`run: ${sim.runDir} (${sim.scenario.name})`);
+      io.out(`conditions: ${describeConditions(sim.info.conditions)}`);
       io.out(
         `steps: ${firstStep} → ${sim.step} (${sim.step - firstStep} run), game time ` +
           `${sim.clock.label(startTime)} → ${sim.clock.label(sim.gameTime)} ` +
@@ -291,3 +384,13 @@ export const runCommand: CliCommand = {
     }
   },
 };
+
+/** One line for the summary: "ablation full; cost layer: lifestyle (0.97), social". */
+export function describeConditions(c: RunConditions): string {
+  const parts = [
+    c.costLayer.lifestylePolicy ? `lifestyle (${c.costLayer.policySimilarity})` : null,
+    c.costLayer.socialMemory ? 'social' : null,
+    c.costLayer.mindWandering ? 'wandering' : null,
+  ].filter((p) => p !== null);
+  return `ablation ${c.ablation}; cost layer: ${parts.length ? parts.join(', ') : 'off'}`;
+}

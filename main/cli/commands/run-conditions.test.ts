@@ -1,0 +1,139 @@
+/**
+ * `simulacra run` conditions: --cost-layer, --policy-similarity, --ablation and --policies,
+ * parsed into run conditions, stored in run.json, and refused where a run keeps its own; then
+ * one short real run with the whole cost layer on the generated tiny models.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BASELINE_CONDITIONS, COST_LAYER_ON } from '../../../common/runs/conditions';
+import { buildTestScenario } from '../../engine/testing/testTown';
+import { ensureTinyLlamaGguf, TINY_TEST_MODEL } from '../../models/fixtures/gguf-writer';
+import { ensureTinyEmbedderFolder } from '../../models/fixtures/onnx-embed-writer';
+import { writeScenarioFolder } from '../../packs/index';
+import { runCli } from '../main';
+import { describeConditions, parseConditions } from './run';
+
+async function cli(...args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(args, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out, err };
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'simulacra-conditions-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('run conditions from flags', () => {
+  it('defaults to the baseline; on, off and parts switch the cost layer', () => {
+    expect(parseConditions({})).toEqual(BASELINE_CONDITIONS);
+    expect(parseConditions({ costLayer: 'off' })).toEqual(BASELINE_CONDITIONS);
+    expect(parseConditions({ costLayer: 'on' }).costLayer).toEqual(COST_LAYER_ON);
+    expect(parseConditions({ costLayer: 'social, wandering', ablation: 'no-reflection' })).toEqual({
+      ablation: 'no-reflection',
+      costLayer: {
+        lifestylePolicy: false,
+        policySimilarity: 0.97,
+        socialMemory: true,
+        mindWandering: true,
+      },
+    });
+    expect(
+      parseConditions({ costLayer: 'lifestyle', policySimilarity: '0.9' }).costLayer,
+    ).toMatchObject({ lifestylePolicy: true, policySimilarity: 0.9 });
+    expect(describeConditions(parseConditions({ costLayer: 'on' }))).toBe(
+      'ablation full; cost layer: lifestyle (0.97), social, wandering',
+    );
+    expect(describeConditions(BASELINE_CONDITIONS)).toBe('ablation full; cost layer: off');
+  });
+
+  const cases: [string, string[], RegExp][] = [
+    ['unknown part', ['--cost-layer', 'lifestyle,memory'], /--cost-layer .*got "memory"/],
+    ['bad similarity', ['--policy-similarity', '1.2'], /--policy-similarity expects/],
+    ['unknown ablation', ['--ablation', 'no-memory'], /--ablation expects one of full, /],
+  ];
+  it.each(cases)('%s exits 2 with the expectation', async (_name, flags, pattern) => {
+    const r = await cli('run', 'town', '--out', 'o', '--embed', 'e', '--model', 'm', ...flags);
+    expect(r.code).toBe(2);
+    expect(r.err[0]).toMatch(pattern);
+  });
+
+  it('refuses conditions for runs that keep their own', async () => {
+    const resume = await cli(
+      'run',
+      '--resume',
+      'r',
+      '--embed',
+      'e',
+      '--model',
+      'm',
+      '--ablation',
+      'full',
+    );
+    expect(resume.code).toBe(2);
+    expect(resume.err[0]).toMatch(/--ablation set up a new run; --resume keeps the conditions/);
+    const fork = await cli(
+      'run',
+      '--fork',
+      'r',
+      '--at',
+      '1',
+      '--out',
+      'o',
+      '--embed',
+      'e',
+      '--model',
+      'm',
+      '--cost-layer',
+      'on',
+    );
+    expect(fork.err[0]).toMatch(/--cost-layer set up a new run; --fork keeps/);
+  });
+});
+
+describe('a short real run with the cost layer on (generated tiny models)', () => {
+  it('stores the conditions in run.json, prints them, and logs policy decisions', async () => {
+    const model = await ensureTinyLlamaGguf(TINY_TEST_MODEL);
+    const embed = await ensureTinyEmbedderFolder();
+    const town = path.join(dir, 'town');
+    await writeScenarioFolder(buildTestScenario({ secondsPerStep: 90 }), town, new Map());
+    const out = path.join(dir, 'runs', 'r1');
+    const r = await cli(
+      'run',
+      town,
+      '--model',
+      model,
+      '--embed',
+      embed,
+      '--steps',
+      '2',
+      '--out',
+      out,
+      '--threads',
+      '1',
+      '--ban-incomplete-utf8',
+      '--cost-layer',
+      'on',
+      '--ablation',
+      'no-reflection',
+    );
+    expect(r.code, r.err.join('\n')).toBe(0);
+    expect(r.out).toContain(
+      'conditions: ablation no-reflection; cost layer: lifestyle (0.97), social, wandering',
+    );
+    const info = JSON.parse(readFileSync(path.join(out, 'run.json'), 'utf8'));
+    expect(info.conditions).toEqual({ ablation: 'no-reflection', costLayer: COST_LAYER_ON });
+    // The run's copy of the (empty) policies it started with, for exact replay.
+    const copy = JSON.parse(readFileSync(path.join(out, 'policies.json'), 'utf8'));
+    expect(Object.keys(copy.initial).sort()).toEqual(['ada', 'bo', 'cy']);
+    const log = readFileSync(path.join(out, 'events.ndjson'), 'utf8');
+    expect(log).toContain('"kind":"policy.miss"');
+  }, 600_000);
+});
