@@ -25,7 +25,6 @@ export type OpenPackRequest = z.infer<typeof openPackRequestSchema>;
 export const shellCommands = [
   'new-blank',
   'new-from-template',
-  'open-pack',
   'export',
   'undo',
   'redo',

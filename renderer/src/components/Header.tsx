@@ -1,8 +1,12 @@
-/** The top bar: brand, the open town's name (editable), save state, export, host info. */
+/**
+ * The top bar: brand, the open town's name (editable), save state, export, host info, and the
+ * settings button (with the desktop shell's requests: DesktopShell).
+ */
 import { scenarioShape } from '../../../common/scenario/schema';
 import { useStudio } from '../stores/studioStore';
 import type { SaveState } from '../library/autosave';
 import { TextField } from './Field';
+import { DesktopShell } from '../shell/DesktopShell';
 
 const SAVE_LABEL: Record<SaveState, string> = {
   idle: 'Saved',
@@ -69,6 +73,7 @@ export function Header({ onExport }: { onExport(): void }) {
           <span className={`dot ${appInfo ? 'dot--ok' : ''}`} />
           {appInfo ? `${appInfo.transport} · v${appInfo.version}` : 'connecting…'}
         </span>
+        <DesktopShell />
       </div>
     </header>
   );

@@ -1,0 +1,275 @@
+/**
+ * The settings screen: data folder (applies after a restart), inference threads, GPU on/off and
+ * the default chat and embedding models (chosen from the models in the data folder). Nothing
+ * is saved until "Save"; a damaged settings.json shows its notice here.
+ */
+import { useEffect, useId, useState } from 'react';
+import type { SettingsState } from '../../../common/api/settings';
+import type { LocalModelSummary } from '../../../common/api/studio';
+import { studio } from '../api/studio';
+import { Dialog } from '../components/Dialog';
+import { useStudio } from '../stores/studioStore';
+import { fromDraft, toDraft, type DraftErrors, type SettingsDraft } from './form';
+import './settings.css';
+
+type Loaded = { state: SettingsState; models: LocalModelSummary[]; modelsError: string | null };
+
+export function SettingsDialog({ onClose }: { onClose(): void }) {
+  const showToast = useStudio((s) => s.showToast);
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [draft, setDraft] = useState<SettingsDraft | null>(null);
+  const [errors, setErrors] = useState<DraftErrors>({});
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      try {
+        const [state, models] = await Promise.all([
+          studio.settings.get({}),
+          studio.models.local({}).then(
+            (r) => ({ list: r.models, error: null }),
+            (err: Error) => ({ list: [], error: err.message }),
+          ),
+        ]);
+        if (!live) return;
+        setLoaded({ state, models: models.list, modelsError: models.error });
+        setDraft(toDraft(state.settings));
+      } catch (err) {
+        if (live) setLoadError((err as Error).message);
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const edit = (patch: Partial<SettingsDraft>) => {
+    setDraft((d) => (d ? { ...d, ...patch } : d));
+    setErrors((e) => {
+      const next = { ...e };
+      for (const k of Object.keys(patch)) delete next[k as keyof SettingsDraft];
+      return next;
+    });
+  };
+
+  const save = async () => {
+    if (!draft || !loaded) return;
+    const checked = fromDraft(draft);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      return;
+    }
+    setSaving(true);
+    setSaveError(null);
+    try {
+      const state = await studio.settings.set(checked.settings);
+      showToast(
+        state.restartRequired
+          ? 'Settings saved. Restart the studio to use the new data folder.'
+          : 'Settings saved',
+      );
+      onClose();
+    } catch (err) {
+      setSaveError((err as Error).message);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Dialog title="Settings" testId="settings-dialog" onClose={onClose}>
+      {loadError && (
+        <p className="settings__error" role="alert">
+          Could not read the settings: {loadError}
+        </p>
+      )}
+      {!loaded || !draft ? (
+        !loadError && <p className="muted">Loading…</p>
+      ) : (
+        <form
+          className="settings"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+        >
+          {loaded.state.notice && (
+            <p className="settings__notice" role="alert" data-testid="settings-notice">
+              {loaded.state.notice} Saving writes a valid file (the old one is kept as
+              settings.json.bak).
+            </p>
+          )}
+          <Section title="Data">
+            <TextInput
+              label="Data folder"
+              testId="settings-data-folder"
+              value={draft.dataFolder}
+              placeholder={loaded.state.defaultDataFolder}
+              error={errors.dataFolder}
+              onChange={(v) => edit({ dataFolder: v })}
+              hint={
+                <>
+                  Models and runs live here. In use now:{' '}
+                  <code data-testid="settings-active-folder">{loaded.state.activeDataFolder}</code>.
+                  A change takes effect after you restart the studio; the files already there are
+                  not moved. Empty = the default folder.
+                  {loaded.state.restartRequired && (
+                    <strong className="settings__restart"> Restart pending.</strong>
+                  )}
+                </>
+              }
+            />
+          </Section>
+          <Section title="Inference">
+            <TextInput
+              label="Threads"
+              testId="settings-threads"
+              value={draft.threads}
+              inputMode="numeric"
+              placeholder={`Automatic (${loaded.state.autoThreads} now)`}
+              error={errors.threads}
+              onChange={(v) => edit({ threads: v })}
+              hint="Never more than the cores free when a run starts; empty = automatic."
+            />
+            <label className="settings__check">
+              <input
+                type="checkbox"
+                data-testid="settings-gpu"
+                checked={draft.gpu}
+                onChange={(e) => edit({ gpu: e.target.checked })}
+              />
+              Use the GPU when one is found (off: CPU only)
+            </label>
+          </Section>
+          <Section title="Default models">
+            <ModelSelect
+              label="Chat model"
+              testId="settings-chat-model"
+              models={loaded.models.filter((m) => m.kind === 'chat')}
+              value={draft.chatModelPath}
+              onChange={(v) => edit({ chatModelPath: v })}
+            />
+            <ModelSelect
+              label="Embedding model"
+              testId="settings-embedding-model"
+              models={loaded.models.filter((m) => m.kind === 'embedding')}
+              value={draft.embeddingModelPath}
+              onChange={(v) => edit({ embeddingModelPath: v })}
+            />
+            {loaded.modelsError ? (
+              <p className="settings__error">Could not list the models: {loaded.modelsError}</p>
+            ) : (
+              loaded.models.length === 0 && (
+                <p className="field__hint">No models in the data folder yet.</p>
+              )
+            )}
+          </Section>
+          <p className="field__hint">
+            Saved in <code data-testid="settings-file">{loaded.state.file}</code>
+          </p>
+          {saveError && (
+            <p className="settings__error" role="alert" data-testid="settings-save-error">
+              {saveError}
+            </p>
+          )}
+          <div className="settings__actions">
+            <button type="button" className="button" onClick={onClose}>
+              Cancel
+            </button>
+            <button
+              type="submit"
+              className="button button--primary"
+              data-testid="settings-save"
+              disabled={saving}
+            >
+              {saving ? 'Saving…' : 'Save'}
+            </button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  );
+}
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <fieldset className="settings__section">
+      <legend>{title}</legend>
+      {children}
+    </fieldset>
+  );
+}
+
+function TextInput(props: {
+  label: string;
+  testId: string;
+  value: string;
+  placeholder?: string;
+  inputMode?: 'numeric';
+  error?: string;
+  hint?: React.ReactNode;
+  onChange(value: string): void;
+}) {
+  const id = useId();
+  return (
+    <div className={`field ${props.error ? 'field--invalid' : ''}`}>
+      <label className="field__label" htmlFor={id}>
+        {props.label}
+      </label>
+      <input
+        id={id}
+        type="text"
+        data-testid={props.testId}
+        value={props.value}
+        placeholder={props.placeholder}
+        inputMode={props.inputMode}
+        aria-invalid={props.error ? true : undefined}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+      {props.error ? (
+        <div className="field__error" role="alert">
+          {props.error}
+        </div>
+      ) : (
+        props.hint && <div className="field__hint">{props.hint}</div>
+      )}
+    </div>
+  );
+}
+
+function ModelSelect(props: {
+  label: string;
+  testId: string;
+  models: LocalModelSummary[];
+  value: string;
+  onChange(path: string): void;
+}) {
+  const id = useId();
+  // A saved choice whose file has gone stays visible, so the user sees why runs fail.
+  const missing = props.value !== '' && !props.models.some((m) => m.path === props.value);
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        {props.label}
+      </label>
+      <select
+        id={id}
+        className="settings__select"
+        data-testid={props.testId}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      >
+        <option value="">None (choose per run)</option>
+        {props.models.map((m) => (
+          <option key={m.path} value={m.path}>
+            {m.name}
+          </option>
+        ))}
+        {missing && <option value={props.value}>{props.value} (not found)</option>}
+      </select>
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+/**
+ * What the desktop shell asks of the page, and the settings entry point in the header.
+ * Packs opened from the OS (double-click, argv, File ▸ Open, Recent) arrive as
+ * shell.onDidRequestOpenPack and go through the ordinary import (packs.import validates them);
+ * native menu commands arrive as shell.onDidRequestCommand. In web mode neither fires, and the
+ * settings button and Ctrl+, work the same.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import type { OpenPackRequest, ShellCommand } from '../../../common/api/desktop';
+import { studio } from '../api/studio';
+import { Dialog } from '../components/Dialog';
+import { TemplateGallery } from '../components/TemplateGallery';
+import { SettingsDialog } from '../settings/SettingsDialog';
+import { useStudioStore } from '../stores/studioStore';
+import { base64ToBytes } from '../util/base64';
+import { downloadBytes } from '../util/download';
+
+/** True when the focused element edits text: undo/redo then belong to it, not the town. */
+function editingText(): boolean {
+  const el = document.activeElement as HTMLElement | null;
+  return !!el?.closest('input, textarea, select, [contenteditable="true"]');
+}
+
+export function DesktopShell() {
+  const store = useStudioStore();
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [galleryOpen, setGalleryOpen] = useState(false);
+
+  const runCommand = useCallback(
+    (command: ShellCommand) => {
+      const state = store.getState();
+      switch (command) {
+        case 'new-blank':
+          return void state.createBlank();
+        case 'new-from-template':
+          return setGalleryOpen(true);
+        case 'export':
+          return void state.exportOpen().then((pack) => {
+            if (pack) downloadBytes(pack.fileName, pack.bytes);
+          });
+        case 'undo':
+        case 'redo':
+          // Text fields keep their own native undo; everywhere else it is the town's history.
+          if (editingText()) document.execCommand(command);
+          else if (command === 'undo') store.editor.undo();
+          else store.editor.redo();
+          return;
+        case 'settings':
+          return setSettingsOpen(true);
+      }
+    },
+    [store],
+  );
+
+  useEffect(() => {
+    const open = (r: OpenPackRequest) =>
+      void store.getState().importPack(r.fileName, base64ToBytes(r.data));
+    const offOpen = studio.shell.onDidRequestOpenPack(open);
+    const offCommand = studio.shell.onDidRequestCommand(({ command }) => runCommand(command));
+    // Packs from the launch waited for us; taking them empties main's queue, so every result
+    // is imported even if this effect was torn down meanwhile (StrictMode remounts).
+    studio.shell.takeOpenRequests({}).then(
+      (waiting) => waiting.forEach(open),
+      (err: unknown) => store.getState().reportError('Could not receive the packs to open', err),
+    );
+    return () => {
+      offOpen();
+      offCommand();
+    };
+  }, [store, runCommand]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key === ',') {
+        e.preventDefault();
+        setSettingsOpen(true);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  return (
+    <>
+      <button
+        type="button"
+        className="icon-button"
+        data-testid="settings-button"
+        aria-label="Settings"
+        title="Settings (Ctrl+,)"
+        onClick={() => setSettingsOpen(true)}
+      >
+        ⚙
+      </button>
+      {settingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}
+      {galleryOpen && (
+        <Dialog
+          title="New from template"
+          testId="template-dialog"
+          onClose={() => setGalleryOpen(false)}
+        >
+          <TemplateGallery onPicked={() => setGalleryOpen(false)} />
+        </Dialog>
+      )}
+    </>
+  );
+}
