@@ -50,7 +50,14 @@ import { agentFrames, changedLooks, lookOf, type AgentLook } from './frames';
 import { applyIntervention, type InterventionArgs, type InterventionName } from './interventions';
 import { RecordingModel, type LoggedCall } from './RecordingModel';
 import { Rng } from './rng';
-import { BETWEEN_STEP_TYPES, CHECKPOINT_LINE, LOG_FILE, RUN_FILE, SCENARIO_FILE } from './runFiles';
+import {
+  BETWEEN_STEP_TYPES,
+  CHECKPOINT_LINE,
+  conversationsInLog,
+  LOG_FILE,
+  RUN_FILE,
+  SCENARIO_FILE,
+} from './runFiles';
 
 /** Steps between checkpoints unless the run says otherwise (10 game minutes at 10 s/step). */
 export const DEFAULT_SNAPSHOT_EVERY_STEPS = 60;
@@ -143,6 +150,8 @@ export class Simulation {
   private readonly recording: RecordingModel;
   /** Step that model calls are logged under: the running step; -1 while seeding a new run. */
   private callStep = -1;
+  /** Conversations so far, oldest first; read from the log on first use. */
+  private chatHistory: Conversation[] | null = null;
 
   private constructor(
     readonly runDir: string,
@@ -368,6 +377,15 @@ export class Simulation {
         script: extra.script,
       },
     );
+  }
+
+  /**
+   * Every conversation of the run so far, oldest first (a fork's begin with its parent's before
+   * the fork point), for the inspector.
+   */
+  get conversations(): readonly Conversation[] {
+    this.chatHistory ??= conversationsInLog(this.runDir, this.stepIndex);
+    return this.chatHistory;
   }
 
   /** Steps completed so far. */
@@ -617,6 +635,7 @@ export class Simulation {
     // 6. Log and checkpoint.
     this.stepIndex = step + 1;
     record.looks = changedLooks(looksBefore, agentFrames(this).map(lookOf));
+    this.chatHistory?.push(...record.chats);
     this.log.append(record);
     if (this.stepIndex % this.info.snapshotEverySteps === 0) this.checkpoint();
     return record;

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Scenario } from '../../../common/scenario/schema';
+import { EventLog } from './EventLog';
 
 export const RUN_FILE = 'run.json';
 export const SCENARIO_FILE = 'scenario.json';
@@ -39,4 +40,31 @@ export function readRunParent(runDir: string): { runDir: string; step: number } 
 /** The scenario a run was started from. */
 export function readRunScenario(runDir: string): Scenario {
   return JSON.parse(readFileSync(path.join(runDir, SCENARIO_FILE), 'utf8')) as Scenario;
+}
+
+/** A conversation as step records log it (agent/converse.ts `Conversation`). */
+export interface LoggedConversation {
+  participants: [string, string];
+  transcript: string[];
+  topic: string;
+  startedAt: number;
+  endsAt: number;
+}
+
+/**
+ * Every conversation logged in the steps before `beforeStep`, oldest first; a fork's history
+ * starts with its parent's up to the fork point.
+ */
+export function conversationsInLog(runDir: string, beforeStep: number): LoggedConversation[] {
+  const parent = readRunParent(runDir);
+  const earlier = parent
+    ? conversationsInLog(parent.runDir, Math.min(parent.step, beforeStep))
+    : [];
+  const records = EventLog.readTypes(path.join(runDir, LOG_FILE), new Set(['step']));
+  return [
+    ...earlier,
+    ...records
+      .filter((r) => r.step < beforeStep)
+      .flatMap((r) => (r.chats as LoggedConversation[] | undefined) ?? []),
+  ];
 }
