@@ -272,7 +272,7 @@ function TiledMapping({
                 </td>
                 <td className="muted">
                   {layer.kind === 'tile'
-                    ? `${layer.filled} tiles, ${layer.distinct} kinds${layer.tilesets.length ? ` · ${layer.tilesets.join(', ')}` : ''}`
+                    ? `${layer.filled} tile${layer.filled === 1 ? '' : 's'}, ${layer.distinct} kind${layer.distinct === 1 ? '' : 's'}${layer.tilesets.length ? ` · ${layer.tilesets.join(', ')}` : ''}`
                     : `${layer.filled} shape${layer.filled === 1 ? '' : 's'}`}
                 </td>
                 <td>

@@ -3,6 +3,7 @@
  * open the import dialog over the real StudioApi client.
  */
 import { useState } from 'react';
+import { createPortal } from 'react-dom';
 import { studio } from '../api/studio';
 import { ImportDialog } from './ImportDialog';
 import type { ImportKind } from './importSession';
@@ -31,7 +32,12 @@ export function InteropImports() {
           Reverie town…
         </button>
       </div>
-      {kind && <ImportDialog kind={kind} api={studio.interop} onClose={() => setKind(null)} />}
+      {/* Portalled so the sidebar's layout rules (full-width primary buttons) stay out. */}
+      {kind &&
+        createPortal(
+          <ImportDialog kind={kind} api={studio.interop} onClose={() => setKind(null)} />,
+          document.body,
+        )}
     </>
   );
 }
