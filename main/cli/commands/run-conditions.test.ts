@@ -52,6 +52,13 @@ describe('run conditions from flags', () => {
       'ablation full; cost layer: lifestyle (0.97), social, wandering',
     );
     expect(describeConditions(BASELINE_CONDITIONS)).toBe('ablation full; cost layer: off');
+    // Without --cost-layer the scenario's switches apply; --cost-layer overrides them.
+    const scenarioSwitches = { lifestylePolicy: true, socialMemory: false, mindWandering: true };
+    expect(parseConditions({}, scenarioSwitches).costLayer).toEqual({
+      ...scenarioSwitches,
+      policySimilarity: 0.97,
+    });
+    expect(parseConditions({ costLayer: 'off' }, scenarioSwitches)).toEqual(BASELINE_CONDITIONS);
   });
 
   const cases: [string, string[], RegExp][] = [

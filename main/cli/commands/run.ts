@@ -44,7 +44,7 @@ Options: --steps N (instead of --hours), --threads N (inference threads, default
 --embedder is an alias of --embed.
 Conditions of a new run (stored in run.json; resume, fork and replay keep the run's own):
 --cost-layer on|off|<parts> (Affordable Generative Agents; parts: lifestyle, social, wandering,
-comma-separated; default off), --policy-similarity X (0.5–1, default 0.97), --ablation
+comma-separated; default: the scenario's settings), --policy-similarity X (0.5–1, default 0.97), --ablation
 ${ABLATIONS.join('|')} (default full), --policies <folder> (lifestyle policies kept across runs,
 one file per persona; default: a "policies" folder beside the run directory).`;
 
@@ -56,15 +56,14 @@ const COST_LAYER_PARTS = {
 } as const;
 
 /**
- * The run conditions of `--cost-layer`, `--policy-similarity` and `--ablation` (all optional:
- * the baseline by default).
+ * The run conditions of `--cost-layer`, `--policy-similarity` and `--ablation`. Without
+ * `--cost-layer` the scenario's own switches apply (`settings.costLayer`), else none (baseline).
  */
-export function parseConditions(flags: {
-  costLayer?: string;
-  policySimilarity?: string;
-  ablation?: string;
-}): RunConditions {
-  let costLayer: Partial<CostLayer> = {};
+export function parseConditions(
+  flags: { costLayer?: string; policySimilarity?: string; ablation?: string },
+  scenarioSwitches?: Pick<CostLayer, 'lifestylePolicy' | 'socialMemory' | 'mindWandering'>,
+): RunConditions {
+  let costLayer: Partial<CostLayer> = flags.costLayer === undefined ? { ...scenarioSwitches } : {};
   const spec = flags.costLayer?.trim().toLowerCase();
   if (spec === 'on') costLayer = { ...COST_LAYER_ON };
   else if (spec !== undefined && spec !== 'off') {
@@ -252,11 +251,12 @@ export const runCommand: CliCommand = {
         `${given.join(', ')} set up a new run; --${mode} keeps the conditions in the run's run.json`,
       );
     }
-    const conditions = parseConditions({
+    const conditionFlagValues = {
       costLayer: values['cost-layer'],
       policySimilarity: values['policy-similarity'],
       ablation: values.ablation,
-    });
+    };
+    parseConditions(conditionFlagValues); // flag errors before any model loads
     if (mode === 'replay' && values.policies !== undefined) {
       throw new UsageError(
         '--replay starts from the policies the run started with; drop --policies',
@@ -328,7 +328,7 @@ export const runCommand: CliCommand = {
         printWarnings(warnings, io);
         sim = await Simulation.create(scenario, values.out!, deps, {
           ...(snapshotEvery ? { snapshotEverySteps: snapshotEvery } : {}),
-          conditions,
+          conditions: parseConditions(conditionFlagValues, scenario.settings.costLayer),
         });
       }
       const secondsPerStep = sim.scenario.settings.secondsPerStep;
