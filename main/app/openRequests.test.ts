@@ -1,8 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { OpenPackRequest } from '../../common/api/desktop';
+import { createStudioApi } from '../api/studio';
+import { readScenarioFolder, writePack } from '../packs';
+import { packPathsFromArgv } from './argv';
 import { MAX_OPEN_PACK_BYTES, OpenRequestQueue, readPackRequest } from './openRequests';
 
 let dir: string;
@@ -67,5 +70,40 @@ describe('OpenRequestQueue', () => {
     q.push(req('d'));
     expect(delivered).toEqual([]);
     expect(q.take().map((r) => r.fileName)).toEqual(['d']);
+  });
+});
+
+describe('a pack opened from the OS reaches packs.import unchanged', () => {
+  it('argv pack -> queue -> shell.takeOpenRequests -> packs.import gives the town', async () => {
+    const templates = resolve(import.meta.dirname, '../../templates');
+    const { scenario } = await readScenarioFolder(join(templates, 'willow-bend'));
+    const file = join(dir, 'Willow Bend.simpack');
+    await writeFile(file, await writePack(scenario));
+
+    const delivered: OpenPackRequest[] = [];
+    const queue = new OpenRequestQueue((r) => delivered.push(r));
+    const api = createStudioApi({
+      templatesDir: templates,
+      dataDir: dir,
+      transport: 'electron',
+      version: '0',
+      openRequests: queue,
+    });
+    for (const path of packPathsFromArgv(['studio', '--no-sandbox', file], '/')) {
+      const read = await readPackRequest(path);
+      if (read.ok) queue.push(read.request);
+    }
+    const taken = await api.dispatch('shell.takeOpenRequests', {});
+    expect(taken.ok).toBe(true);
+    const [request] = (taken as { output: OpenPackRequest[] }).output;
+    expect(request).toMatchObject({ fileName: 'Willow Bend.simpack', path: file });
+    const imported = await api.dispatch('packs.import', {
+      fileName: request!.fileName,
+      data: request!.data,
+    });
+    expect(imported).toMatchObject({ ok: true, output: { scenario: { name: scenario.name } } });
+    // Later packs go straight to the page as events.
+    queue.push(request!);
+    expect(delivered).toHaveLength(1);
   });
 });
