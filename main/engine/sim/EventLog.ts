@@ -2,8 +2,11 @@
  * The run's append-only NDJSON event log (ARCHITECTURE §3): one JSON object per line — step
  * records, every model call, interviews, forks. Lines are appended synchronously, so after a
  * crash the file holds every finished line plus at most one torn last line, which readers drop.
+ * A full disk cuts the torn line off at once and stops the log (runDisk.ts).
  */
-import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { DiskFullError, isDiskFull, nodeDisk, truncateTornTail, type RunDisk } from './runDisk';
 
 /** Any event line; `type` says which, `step` is the step it belongs to (-1: run setup). */
 export interface LogEvent {
@@ -14,10 +17,30 @@ export interface LogEvent {
 
 /** Appends events to one NDJSON file. */
 export class EventLog {
-  constructor(readonly file: string) {}
+  /** Set by a failed append: the log takes no more lines, so it can never hold a gap. */
+  private failure: Error | null = null;
 
+  constructor(
+    readonly file: string,
+    private readonly disk: RunDisk = nodeDisk,
+  ) {}
+
+  /**
+   * Appends one line. When the write fails (a full disk: {@link DiskFullError} naming the run
+   * folder), the half-written line is cut off again and every later append throws the same
+   * error: the run must stop, and the log stays a clean prefix of it.
+   */
   append(event: LogEvent): void {
-    appendFileSync(this.file, `${JSON.stringify(event)}\n`);
+    if (this.failure) throw this.failure;
+    try {
+      this.disk.append(this.file, `${JSON.stringify(event)}\n`);
+    } catch (error) {
+      truncateTornTail(this.file);
+      this.failure = isDiskFull(error)
+        ? new DiskFullError(path.dirname(this.file), this.file, error)
+        : (error as Error);
+      throw this.failure;
+    }
   }
 
   /**
@@ -69,9 +92,14 @@ export class EventLog {
   }
 
   /** Rewrites the log keeping only `events` (written to a temporary file, then renamed). */
-  static rewrite(file: string, events: readonly LogEvent[]): void {
+  static rewrite(file: string, events: readonly LogEvent[], disk: RunDisk = nodeDisk): void {
     const tmp = `${file}.tmp`;
-    writeFileSync(tmp, events.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    try {
+      disk.write(tmp, events.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    } catch (error) {
+      rmSync(tmp, { force: true }); // the log itself is untouched
+      throw isDiskFull(error) ? new DiskFullError(path.dirname(file), file, error) : error;
+    }
     renameSync(tmp, file);
   }
 }

@@ -7,20 +7,13 @@
  *   runs/<id>/snapshots/000120/state.json
  *                             /<agentId>.f32   rows × dims float32, row-major
  */
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { agentSnapshotSchema } from '../agent/Agent';
 import { tileWorldSnapshotSchema } from '../world/TileWorld';
 import { rngSnapshotSchema } from './rng';
+import { DiskFullError, isDiskFull, nodeDisk, type RunDisk } from './runDisk';
 
 /** A queued intervention, as stored in snapshots and step records. */
 export const queuedInterventionSchema = z.object({ name: z.string(), args: z.unknown() });
@@ -61,20 +54,32 @@ export interface Checkpoint {
 const dirFor = (runDir: string, step: number) =>
   path.join(runDir, 'snapshots', String(step).padStart(6, '0'));
 
-/** Writes a checkpoint atomically. */
-export function writeCheckpoint(runDir: string, checkpoint: Checkpoint): void {
+/**
+ * Writes a checkpoint atomically. When a write fails (a full disk: {@link DiskFullError} naming
+ * the run folder) the partial snapshot is removed and earlier snapshots are untouched.
+ */
+export function writeCheckpoint(
+  runDir: string,
+  checkpoint: Checkpoint,
+  disk: RunDisk = nodeDisk,
+): void {
   const final = dirFor(runDir, checkpoint.state.step);
   const tmp = `${final}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
-  checkpoint.state.agents.forEach((agent, i) => {
-    const e = checkpoint.embeddings[i];
-    writeFileSync(
-      path.join(tmp, `${agent.id}.f32`),
-      Buffer.from(e.buffer, e.byteOffset, e.byteLength),
-    );
-  });
-  writeFileSync(path.join(tmp, 'state.json'), JSON.stringify(checkpoint.state));
+  let file = tmp;
+  try {
+    checkpoint.state.agents.forEach((agent, i) => {
+      const e = checkpoint.embeddings[i];
+      file = path.join(tmp, `${agent.id}.f32`);
+      disk.write(file, Buffer.from(e.buffer, e.byteOffset, e.byteLength));
+    });
+    file = path.join(tmp, 'state.json');
+    disk.write(file, JSON.stringify(checkpoint.state));
+  } catch (error) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw isDiskFull(error) ? new DiskFullError(runDir, file, error) : error;
+  }
   rmSync(final, { recursive: true, force: true });
   renameSync(tmp, final);
 }
