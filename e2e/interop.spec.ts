@@ -3,9 +3,10 @@
  * through the dialog, one layer re-mapped, and the town opened in the editor; a broken map
  * named in the dialog; the tiny reverie town written by the importer tests, picked as a folder.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { writeTinyReverie } from '../main/packs/importers/reverie/tiny-town.test-support';
 import { expect, expectSaved, openStudio, readLibrary, test } from './helpers';
 
@@ -168,7 +169,7 @@ test('a Tiled map is imported through the mapping dialog and opens in the editor
 
 test('a broken pick is explained in the dialog; Escape closes it and nothing is added', async ({
   page,
-}) => {
+}, testInfo) => {
   await openStudio(page);
   await page.getByTestId('import-tiled').click();
   const dialog = page.getByTestId('interop-dialog');
@@ -179,7 +180,9 @@ test('a broken pick is explained in the dialog; Escape closes it and nothing is 
   const problem = dialog.getByTestId('interop-problem');
   await expect(problem).toContainText('tilesets/terrain.tsj');
   await expect(problem).toContainText('missing (expected an external Tiled tileset');
+  await expect(problem).toContainText('Choose the folder that holds the map and its tilesets');
   await expect(dialog.getByTestId('interop-import')).toBeDisabled();
+  await dialog.screenshot({ path: testInfo.outputPath('interop-problem.png') });
 
   // Picking again with the map and its tileset side by side recovers.
   await dialog
@@ -225,4 +228,41 @@ test('a reverie town folder is imported with its personas', async ({ page }, tes
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+});
+
+const VILLE = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../shared/fixtures/reverie/environment/frontend_server',
+);
+
+test('the original "the Ville" folder: base simulation chosen in the dialog', async ({
+  page,
+}, testInfo) => {
+  const present = await access(VILLE).then(
+    () => true,
+    () => false,
+  );
+  if (!present) console.warn(`SKIPPED: the original "the Ville" fixture is not at ${VILLE}`);
+  test.skip(!present, `the original "the Ville" fixture is not at ${VILLE}`);
+
+  await openStudio(page);
+  await page.getByTestId('import-reverie').click();
+  const dialog = page.getByTestId('interop-dialog');
+  await dialog.getByTestId('interop-folder-input').setInputFiles(VILLE);
+  const count = (key: string) => dialog.getByTestId(`interop-count-${key}`);
+  // Two base simulations: the 25-person one is the default.
+  await expect(dialog.getByTestId('interop-base')).toHaveValue('base_the_ville_n25');
+  await expect(count('personas')).toHaveAttribute('data-count', '25');
+  await expect(count('sectors')).toHaveAttribute('data-count', '19');
+  await expect(count('arenas')).toHaveAttribute('data-count', '63');
+  await expect(count('blocked')).toHaveAttribute('data-count', '2064');
+  await dialog.screenshot({ path: testInfo.outputPath('interop-ville-dialog.png') });
+
+  await dialog.getByTestId('interop-base').selectOption('base_the_ville_isabella_maria_klaus');
+  await expect(count('personas')).toHaveAttribute('data-count', '3');
+  await dialog.getByTestId('interop-import').click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByTestId('scenario-name')).toHaveValue('the Ville');
+  await expect(page.getByTestId('library-item').first()).toContainText('3 people · 140×100');
+  await expectSaved(page);
 });

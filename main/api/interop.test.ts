@@ -470,3 +470,40 @@ describe.skipIf(!hasFixture)('interop.importReverie (the original "the Ville")',
     expect(small.preview.personas).toBe(3);
   });
 });
+
+describe.skipIf(!hasFixture)(
+  'interop.inspectTiled (the original Tiled export of "the Ville")',
+  () => {
+    it('maps its block layers from their names and previews the reverie town', async () => {
+      const map = path.join(FIXTURE, 'static_dirs/assets/the_ville/visuals/the_ville_jan7.json');
+      const files = [
+        { name: 'visuals/the_ville_jan7.json', data: (await readFile(map)).toString('base64') },
+      ];
+      const out = await ok<Inspected>('interop.inspectTiled', { files });
+      expect(out.layers).toHaveLength(17);
+      expect(out.suggested).toMatchObject({
+        collision: ['Collisions'],
+        sector: 'Sector Blocks',
+        arena: 'Arena Blocks',
+        object: ['Object Interaction Blocks'],
+        spawn: ['Spawning Blocks'],
+      });
+      expect(out.suggested.terrain).toHaveLength(10);
+      // 63 arenas of the CSVs plus the one block (32169) the Tiled map has and the CSVs lack.
+      expect(out.preview).toMatchObject({
+        width: 140,
+        height: 100,
+        sectors: 19,
+        arenas: 64,
+        objects: 46,
+        spawns: 40,
+        blockedTiles: 2064,
+      });
+      // Its 18 tileset images are not here (a paid asset pack): each is a warning, by file.
+      expect(out.warnings.some((w) => /Room_Builder_32x32\.png is missing/.test(w.message))).toBe(
+        true,
+      );
+      expect(JSON.stringify(out.warnings)).not.toContain(tmpdir());
+    });
+  },
+);

@@ -70,7 +70,17 @@ export function ImportDialog({
             {s.status}
           </p>
         )}
-        {s.problem && <Problem problem={s.problem} />}
+        {s.problem && (
+          <Problem
+            problem={s.problem}
+            hint={
+              kind === 'tiled' &&
+              /: missing \(expected an external Tiled tileset/.test(s.problem.message)
+                ? 'A map names its tilesets by their path from the map. Choose the folder that holds the map and its tilesets (Choose folder…), or pick the tilesets along with the map when they sit next to it.'
+                : null
+            }
+          />
+        )}
         {kind === 'tiled' && s.tiled && <TiledMapping session={s} disabled={busy} />}
         {kind === 'reverie' && s.reverie && s.reverie.bases.length > 1 && (
           <label className="interop__select">
@@ -363,8 +373,10 @@ function Preview({ preview: p, stale }: { preview: ImportPreview; stale: boolean
 
 function Problem({
   problem,
+  hint,
 }: {
   problem: NonNullable<ReturnType<ReturnType<typeof createImportSession>['getState']>['problem']>;
+  hint: string | null;
 }) {
   const lines = problem.message.split('\n').filter((l) => l.trim());
   const issues = problem.issues ?? [];
@@ -387,6 +399,7 @@ function Problem({
       ) : (
         lines.slice(1).map((l, i) => <p key={i}>{l}</p>)
       )}
+      {hint && <p className="interop__hint">{hint}</p>}
     </div>
   );
 }
