@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  DEFAULT_REVERIE_BASE,
   interopMethods,
   MAX_IMPORT_BASE64,
   selectReverieFiles,
@@ -17,6 +18,7 @@ import {
 } from '../../common/api/interop';
 import type { CallResult } from '../../common/api/protocol';
 import { validateScenario } from '../../common/scenario/validate';
+import { DEFAULT_BASE } from '../packs/importers/reverie/index';
 import { writeTinyReverie, TINY_BASE } from '../packs/importers/reverie/tiny-town.test-support';
 import { createInteropHandlers } from './interop';
 import { serveApi } from './serve';
@@ -322,6 +324,12 @@ describe('interop.inspectTiled / importTiled', () => {
       files: [file('town.tmj', townTmj()), file('Town.tmj', townTmj())],
     });
     expect(twice.message).toContain('sent twice');
+    const fileAndFolder = await refused('interop.inspectTiled', {
+      files: [file('maps', '{}'), file('maps/town.tmj', townTmj())],
+    });
+    expect(fileAndFolder.message).toBe(
+      'maps/town.tmj: lies in "maps", which was also sent as a file (expected a folder)',
+    );
 
     const huge = 'A'.repeat(MAX_IMPORT_BASE64 / 2);
     const oversize = await refused('interop.importTiled', {
@@ -373,6 +381,10 @@ describe('interop.importReverie (tiny town written by the test)', () => {
     await writeTinyReverie(dir);
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('defaults to the same base simulation as the importer', () => {
+    expect(DEFAULT_REVERIE_BASE).toBe(DEFAULT_BASE);
+  });
 
   it('imports the picked folder from just the files the importer reads', async () => {
     const { listing, selection, files } = await pickedReverie(dir);

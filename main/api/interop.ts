@@ -68,6 +68,17 @@ async function stage(files: ImportFile[]): Promise<Staged> {
       );
     seen.set(key, name);
   }
+  for (const name of seen.values()) {
+    const parts = name.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const folder = seen.get(collisionKey(parts.slice(0, i).join('/')));
+      if (folder !== undefined)
+        throw rejected(
+          `${name}: lies in "${folder}", which was also sent as a file (expected a folder)`,
+          name,
+        );
+    }
+  }
   const root = await mkdtemp(path.join(tmpdir(), 'simulacra-import-'));
   const at = (name: string) => path.join(root, ...name.split('/'));
   const bytes = new Map<string, Buffer>();
