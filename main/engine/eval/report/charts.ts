@@ -94,12 +94,13 @@ export function groupedBars(args: {
         `<text x="${left - 6}" y="${((y(cat) ?? 0) + y.bandwidth() / 2 + 4).toFixed(1)}" text-anchor="end" font-size="11">${esc(cat)}</text>`,
     )
     .join('');
+  const tickLabel = x.tickFormat(5, '~s');
   const ticks = x
     .ticks(5)
     .map(
       (t) =>
         `<g transform="translate(${x(t).toFixed(1)},0)"><line y1="16" y2="${height - 20}" stroke="#ddd"/>` +
-        `<text y="${height - 6}" text-anchor="middle" font-size="10">${fmt(t)}</text></g>`,
+        `<text y="${height - 6}" text-anchor="middle" font-size="10">${tickLabel(t)}</text></g>`,
     )
     .join('');
   return (
@@ -146,11 +147,12 @@ export function lineChart(args: {
       );
     })
     .join('');
+  const xLabel = x.tickFormat(5, '~g');
   const xTicks = x
     .ticks(5)
     .map(
       (t) =>
-        `<text x="${x(t).toFixed(1)}" y="${height - m.bottom + 14}" text-anchor="middle" font-size="10">${fmt(t)}</text>`,
+        `<text x="${x(t).toFixed(1)}" y="${height - m.bottom + 14}" text-anchor="middle" font-size="10">${xLabel(t)}</text>`,
     )
     .join('');
   const yTicks = [0, 0.25, 0.5, 0.75, 1]
@@ -187,10 +189,12 @@ export function heatmap(args: {
 }): string {
   const n = args.labels.length;
   const cell = 34;
-  const left = 120;
-  const top = 96;
+  const longest = Math.max(0, ...args.labels.map((l) => l.length));
+  // Room for the rotated column labels (about 6 px per character at 11 px).
+  const left = Math.min(200, 12 + longest * 6);
+  const top = Math.min(160, 16 + longest * 4.6);
   const size = top + n * cell + 8;
-  const width = left + n * cell + 8;
+  const width = left + n * cell + Math.min(140, longest * 4);
   const colour = scaleLinear<string>().domain([0, 1]).range(['#f3f4f6', '#0b5394']);
   const band = scalePoint<number>()
     .domain(args.labels.map((_, i) => i))

@@ -105,7 +105,7 @@ body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px au
 h1{font-size:22px;margin-bottom:4px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ddd;padding-bottom:4px}
 h3{font-size:15px;margin-bottom:6px}table{border-collapse:collapse;margin:8px 0 16px}
 th,td{border:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
-th{background:#f6f8fa}.muted{color:#57606a}.warn{background:#fff8c5;border:1px solid #d4a72c;padding:8px 12px;margin:12px 0}
+th{background:#f6f8fa}table.answers{table-layout:fixed;width:100%}table.answers td{overflow-wrap:anywhere;word-break:break-word}.muted{color:#57606a}.warn{background:#fff8c5;border:1px solid #d4a72c;padding:8px 12px;margin:12px 0}
 .charts{display:flex;flex-wrap:wrap;gap:16px}.seed{color:#57606a;font-size:12px}
 `;
 
@@ -254,7 +254,7 @@ function interviewSection(s: ExperimentSummary): string {
     .join('');
   return `<h2>Interviews</h2>
 <p class="muted">The battery asked at the last checkpoint, on an in-memory copy (the runs keep no trace).</p>
-<table><tr><th>agent</th><th>question</th>${head}</tr>${rows}</table>`;
+<table class="answers"><tr><th style="width:120px">agent</th><th style="width:200px">question</th>${head}</tr>${rows}</table>`;
 }
 
 /** The report page. */
