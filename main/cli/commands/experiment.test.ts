@@ -1,0 +1,62 @@
+/**
+ * `simulacra experiment` argument handling (the real run is in experiment.integration.test.ts).
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../main';
+
+async function cli(...args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(args, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out, err };
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'simulacra-experiment-args-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('simulacra experiment: argument errors', () => {
+  const base = ['town', '--out', 'o', '--embed', 'e', '--model', 'm.gguf'];
+  const cases: [string, string[], RegExp][] = [
+    ['no scenario', ['--conditions', 'baseline', '--out', 'o'], /one pack or scenario folder/],
+    ['no conditions', base, /--conditions/],
+    ['no out', ['town', '--conditions', 'baseline', '--embed', 'e', '--model', 'm'], /--out/],
+    ['no embedder', ['town', '--conditions', 'baseline', '--out', 'o', '--model', 'm'], /--embed/],
+    ['bad seeds', [...base, '--conditions', 'baseline', '--seeds', '0'], /--seeds/],
+    [
+      'hours and steps',
+      [...base, '--conditions', 'baseline', '--hours', '1', '--steps', '2'],
+      /not both/,
+    ],
+    ['no model', ['town', '--conditions', 'baseline', '--out', 'o', '--embed', 'e'], /--model/],
+  ];
+  it.each(cases)('%s exits 2 with usage', async (_name, args, pattern) => {
+    const r = await cli('experiment', ...args);
+    expect(r.code).toBe(2);
+    expect(r.err[0]).toMatch(pattern);
+    expect(r.err.join('\n')).toContain('Usage: simulacra experiment');
+  });
+
+  it('an unknown preset or a broken conditions file fails with 1, naming it', async () => {
+    const preset = await cli('experiment', ...base, '--conditions', 'baseline,turbo');
+    expect(preset.code).toBe(1);
+    expect(preset.err[0]).toMatch(/unknown preset "turbo"/);
+    const file = path.join(dir, 'conditions.json');
+    await writeFile(file, JSON.stringify({ conditions: [] }));
+    const broken = await cli('experiment', ...base, '--conditions', file);
+    expect(broken.code).toBe(1);
+    expect(broken.err[0]).toMatch(/conditions\.json: conditions: /);
+  });
+
+  it('is listed in --help', async () => {
+    const r = await cli('--help');
+    expect(r.out.join('\n')).toMatch(/experiment\s+run seeds × conditions/);
+  });
+});

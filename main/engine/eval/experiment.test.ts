@@ -1,0 +1,209 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CompletionRequest } from '../../models/types';
+import { EventLog } from '../sim/EventLog';
+import { HashEmbedder, ScriptedModel } from '../testing/ScriptedModel';
+import { buildTestScenario } from '../testing/testTown';
+import { townScript } from '../testing/townScript';
+import { cellsOf, runExperiment, type ExperimentPlan } from './experiment';
+import {
+  defaultFacts,
+  evaluationSchema,
+  PRESETS,
+  readEvaluationFile,
+  resolveDesign,
+} from './experimentConfig';
+import { writeReport } from './report/writeReport';
+
+const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'experiment-'));
+
+/** Town script plus yes/no answers (Ada says yes to everything, the others no). */
+function model() {
+  return new ScriptedModel({
+    ...townScript(),
+    interview: (request: CompletionRequest<unknown>, n: number) => {
+      const props = (request.schema as { properties: Record<string, unknown> }).properties;
+      if ('yes' in props) return { yes: request.agentId === 'ada', detail: 'Yes, I do.' };
+      return { answer: `answer ${n + 1}` };
+    },
+  });
+}
+
+function plan(overrides: Partial<ExperimentPlan> = {}): ExperimentPlan {
+  const design = resolveDesign('baseline,no-reflection');
+  return {
+    scenario: buildTestScenario(),
+    conditions: design.conditions,
+    baseline: design.baseline,
+    seeds: [1, 2],
+    steps: 3,
+    snapshotEverySteps: 2,
+    evaluation: evaluationSchema.parse({
+      battery: { perCategory: 1 },
+      diffusionPoints: 2,
+      places: [{ place: 'Town:cafe:kitchen', from: '2023-02-13T10:00', to: '2023-02-13T10:03' }],
+    }),
+    ...overrides,
+  };
+}
+
+describe('experiment design', () => {
+  it('resolves presets, the first being the baseline', () => {
+    const d = resolveDesign('cost-layer, baseline');
+    expect(d.baseline).toBe('cost-layer');
+    expect(d.conditions.map((c) => c.name)).toEqual(['cost-layer', 'baseline']);
+    expect(d.conditions[0].conditions).toEqual(PRESETS['cost-layer']);
+    expect(PRESETS['no-reflection-planning'].ablation).toBe('no-reflection-planning');
+    expect(() => resolveDesign('baseline,fast')).toThrow(
+      /unknown preset "fast" \(presets: baseline, cost-layer, .*; or give a \.json file\)/,
+    );
+  });
+
+  it('reads a conditions file and names the file and field of a mistake', () => {
+    const dir = tmp();
+    const file = path.join(dir, 'c.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        baseline: 'off',
+        conditions: [
+          { name: 'on', costLayer: { socialMemory: true }, model: 'big.gguf' },
+          { name: 'off' },
+        ],
+      }),
+    );
+    const d = resolveDesign(file);
+    expect(d.baseline).toBe('off');
+    expect(d.conditions[0]).toEqual({
+      name: 'on',
+      conditions: {
+        ablation: 'full',
+        costLayer: {
+          lifestylePolicy: false,
+          policySimilarity: 0.97,
+          socialMemory: true,
+          mindWandering: false,
+        },
+      },
+      model: path.join(dir, 'big.gguf'),
+    });
+    const bad = (content: unknown) => {
+      writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+      return () => resolveDesign(file);
+    };
+    expect(bad('{nope')).toThrow(/c\.json: not valid JSON/);
+    expect(bad({ conditions: [{ name: 'a', ablation: 'no-sleep' }] })).toThrow(
+      /c\.json: conditions\.0\.ablation: /,
+    );
+    expect(bad({ conditions: [{ name: 'a/b' }] })).toThrow(/conditions\.0\.name: expected letters/);
+    expect(bad({ conditions: [{ name: 'a' }, { name: 'a' }] })).toThrow(/"a" is used twice/);
+    expect(bad({ baseline: 'z', conditions: [{ name: 'a' }] })).toThrow(
+      /baseline: "z" is not one of the conditions \(a\)/,
+    );
+    expect(() => resolveDesign(path.join(dir, 'missing.json'))).toThrow(/no such conditions file/);
+    writeFileSync(file, JSON.stringify({ battery: { perCategory: 9 } }));
+    expect(() => readEvaluationFile(file)).toThrow(/c\.json: battery\.perCategory/);
+  });
+
+  it('default facts are each resident’s second seed clause', () => {
+    expect(defaultFacts(buildTestScenario()).map((f) => [f.id, f.statement])).toEqual([
+      ['ada-seed', 'Ada is friends with Bo'],
+      ['bo-seed', 'Bo knows Cy from the park'],
+      ['cy-seed', 'Cy is the park gardener'],
+    ]);
+  });
+});
+
+describe('the experiment runner (scripted model)', () => {
+  it('runs every cell, evaluates it and writes a report whose numbers come from the logs', async () => {
+    const out = tmp();
+    const embedder = new HashEmbedder();
+    const m = model();
+    const progress: string[] = [];
+    const result = await runExperiment(
+      plan(),
+      out,
+      async () => m,
+      embedder,
+      (l) => progress.push(l),
+    );
+    expect(result.cells.map((c) => `${c.condition}/${c.seed}`)).toEqual([
+      'baseline/1',
+      'baseline/2',
+      'no-reflection/1',
+      'no-reflection/2',
+    ]);
+    for (const cell of result.cells) {
+      const { events } = EventLog.read(path.join(cell.runDir, 'events.ndjson'));
+      expect(events.filter((e) => e.type === 'step')).toHaveLength(3);
+      const calls = events.filter((e) => e.type === 'llm' && typeof e.seq === 'number');
+      expect(cell.evaluation.cost.total.calls).toBe(calls.length);
+      // Ada says she knows both others; nobody else does: density 2/6.
+      expect(cell.evaluation.networks.end.density).toBeCloseTo(2 / 6);
+      expect(cell.evaluation.battery).toHaveLength(15);
+    }
+    const report = writeReport(result, out);
+    const baseline = report.summary.conditions[0];
+    expect(baseline.ratio).toBe(1);
+    expect(baseline.density.end).toBeCloseTo(2 / 6);
+    const html = readFileSync(report.html, 'utf8');
+    expect(html).toContain('Experiment report — Town');
+    expect(html).toContain('Ada Lin');
+    const csv = readFileSync(report.csv, 'utf8').split('\n');
+    expect(csv[0]).toBe('section,condition,seed,subject,metric,value');
+    expect(csv).toContain(
+      `cost.run,baseline,1,total,calls,${result.cells[0].evaluation.cost.total.calls}`,
+    );
+    expect(csv.some((l) => l.startsWith('density,no-reflection,2,end,density,0.333'))).toBe(true);
+
+    // Running again skips everything and asks the model nothing.
+    const before = m.calls.length;
+    progress.length = 0;
+    const again = await runExperiment(
+      plan(),
+      out,
+      async () => m,
+      embedder,
+      (l) => progress.push(l),
+    );
+    expect(m.calls.length).toBe(before);
+    expect(progress.filter((l) => l.includes('skipped'))).toHaveLength(8);
+    expect(again.cells.map((c) => c.evaluation)).toEqual(result.cells.map((c) => c.evaluation));
+  });
+
+  it('restarts a cell that crashed before its first checkpoint', async () => {
+    const out = tmp();
+    const p = plan({ seeds: [1], conditions: plan().conditions.slice(0, 1) });
+    const [cell] = cellsOf(p, out);
+    await runExperiment(p, out, async () => model(), new HashEmbedder());
+    rmSync(path.join(cell.runDir, 'snapshots'), { recursive: true });
+    rmSync(cell.evalFile);
+    const result = await runExperiment(p, out, async () => model(), new HashEmbedder());
+    expect(result.cells[0].evaluation.step).toBe(3);
+  });
+
+  it('refuses a different plan in the same folder, and bad evaluation settings', async () => {
+    const out = tmp();
+    const p = plan({ seeds: [1], steps: 1 });
+    await runExperiment(p, out, async () => model(), new HashEmbedder());
+    await expect(
+      runExperiment({ ...p, seeds: [1, 2] }, out, async () => model(), new HashEmbedder()),
+    ).rejects.toThrow(/holds a different experiment/);
+    const wrongPlace = plan({
+      evaluation: evaluationSchema.parse({
+        places: [{ place: 'Town:moon', from: '2023-02-13T10:00', to: '2023-02-13T11:00' }],
+      }),
+    });
+    await expect(
+      runExperiment(wrongPlace, tmp(), async () => model(), new HashEmbedder()),
+    ).rejects.toThrow(/evaluation\.places\.0\.place: "Town:moon" is not a sector or arena of Town/);
+    const wrongAgent = plan({
+      evaluation: evaluationSchema.parse({ interviewAgents: ['zed'] }),
+    });
+    await expect(
+      runExperiment(wrongAgent, tmp(), async () => model(), new HashEmbedder()),
+    ).rejects.toThrow(/evaluation\.interviewAgents: no resident "zed" \(residents: ada, bo, cy\)/);
+  });
+});
