@@ -126,6 +126,8 @@ export const agentSnapshotSchema = z.object({
   spatial: spatialMemorySnapshotSchema,
   /** Absent in snapshots from before the cost layer: parsed as the empty state. */
   costLayer: agentCostStateSchema.prefault({}),
+  /** Absent in snapshots written before residents existed. */
+  resident: residentSchema.nullable().optional(),
 });
 export type AgentSnapshot = z.infer<typeof agentSnapshotSchema>;
 
@@ -241,6 +243,7 @@ export class Agent {
         memory: memory.meta,
         spatial: this.spatial.toSnapshot(),
         costLayer: this.costLayer,
+        resident: this.resident,
       }),
       embeddings: memory.embeddings,
     };
@@ -271,6 +274,7 @@ export class Agent {
     agent.importanceSinceReflection = s.importanceSinceReflection;
     agent.replanPending = s.replanPending;
     agent.costLayer = s.costLayer;
+    agent.resident = s.resident ?? null;
     return agent;
   }
 }

@@ -47,6 +47,13 @@ import {
 import { Clock } from './Clock';
 import { EventLog, type LogEvent } from './EventLog';
 import { agentFrames, changedLooks, lookOf, type AgentLook } from './frames';
+import {
+  applyResidentOp,
+  isResidentOp,
+  type JoinArgs,
+  type ResidentOp,
+  type ResidentTown,
+} from './residents';
 import { applyIntervention, type InterventionArgs, type InterventionName } from './interventions';
 import { RecordingModel, type LoggedCall } from './RecordingModel';
 import { Rng } from './rng';
@@ -145,7 +152,6 @@ export class Simulation {
   /** Steps and between-step changes run one at a time, in call order. */
   private lock: Promise<unknown> = Promise.resolve();
   private heldObjects: Map<string, string>;
-  private readonly byName: Map<string, Agent>;
   private readonly log: EventLog;
   private readonly recording: RecordingModel;
   /** Step that model calls are logged under: the running step; -1 while seeding a new run. */
@@ -178,7 +184,6 @@ export class Simulation {
     this.appliedNow = state.appliedNow;
     this.heldObjects = new Map(Object.entries(state.heldObjects));
     this.script = state.script;
-    this.byName = new Map(agents.map((a) => [a.name, a]));
     this.log = new EventLog(path.join(runDir, LOG_FILE));
     this.recording = new RecordingModel(
       deps.model,
@@ -519,18 +524,63 @@ export class Simulation {
     const outcome = await this.applyOne(item, this.mind());
     const entry: AppliedNow = { name: item.name, args: item.args, ...outcome, now: true };
     this.appliedNow.push(entry);
-    this.log.append({ type: 'intervention', step, ...entry });
+    this.log.append({ type: isResidentOp(item.name) ? item.name : 'intervention', step, ...entry });
     return outcome;
+  }
+
+  private residentTown(): ResidentTown {
+    return {
+      agents: this.agents,
+      world: this.world,
+      scenario: this.scenario,
+      embeddingDims: this.deps.embedder.dimensions,
+    };
+  }
+
+  /** Applies a resident operation between steps; its result, or its error thrown. */
+  private async residentOp<T>(name: ResidentOp, args: unknown): Promise<T> {
+    const outcome = await this.exclusive(() => this.applyBetweenSteps({ name, args }));
+    if (!outcome.ok) throw new Error(outcome.error);
+    return outcome.result as T;
+  }
+
+  /**
+   * The user joins the town as a new resident or takes over an agent (sim/residents.ts);
+   * returns the id of the agent the user now controls. Applied between steps and logged.
+   */
+  join(as: JoinArgs): Promise<{ agentId: string }> {
+    return this.residentOp('join', as);
+  }
+
+  /** Walks the user's resident toward `tile`, one tile per step from the next step on. */
+  moveResident(agentId: string, tile: Tile): Promise<{ reachable: boolean; tiles: number }> {
+    return this.residentOp('moveResident', { agentId, x: tile.x, y: tile.y });
+  }
+
+  /** The user's resident says `text` to a nearby agent, who answers as itself. */
+  say(
+    residentId: string,
+    toAgentId: string,
+    text: string,
+  ): Promise<{ reply: string; end: boolean }> {
+    return this.residentOp('say', { agentId: residentId, toAgentId, text });
+  }
+
+  /** The user leaves: a new resident leaves the town, a taken-over agent returns to the model. */
+  async leave(agentId: string): Promise<void> {
+    await this.residentOp('leave', { agentId });
   }
 
   /** Validates and applies one intervention; a failure is an outcome, never a throw. */
   private async applyOne(item: QueuedIntervention, mind: Mind): Promise<InterventionOutcome> {
     try {
-      const result = await applyIntervention(
-        { mind, world: this.world, agent: (id) => this.agent(id) },
-        item.name,
-        item.args,
-      );
+      const result = isResidentOp(item.name)
+        ? await applyResidentOp(this.residentTown(), mind, item.name, item.args)
+        : await applyIntervention(
+            { mind, world: this.world, agent: (id) => this.agent(id) },
+            item.name,
+            item.args,
+          );
       return { ok: true, result };
     } catch (error) {
       return { ok: false, error: (error as Error).message };
@@ -574,6 +624,12 @@ export class Simulation {
     for (const item of due.filter((i) => !i.now)) {
       record.interventions.push({ ...item, ...(await this.applyOne(item, mind)) });
     }
+    // What residents said since the last step shows with this step's conversations.
+    for (const item of record.interventions) {
+      if (item.name === 'say' && item.ok) {
+        record.chats.push((item.result as { conversation: Conversation }).conversation);
+      }
+    }
 
     // 2. Movement: one tile per step along the current path.
     for (const agent of this.agents) {
@@ -585,14 +641,18 @@ export class Simulation {
     }
 
     // 3. Phase A, concurrent: day planning, perception, reaction decisions.
+    // Everyone is perceived, residents too; the model never acts for a resident, and agents
+    // react only to model-driven people (a resident talks first: sim/residents.ts).
     const events = this.agents.map((a) => agentEvent(a));
+    const reactable = new Map(this.agents.filter((a) => !a.resident).map((a) => [a.name, a]));
     const decisions = await Promise.all(
       this.agents.map(async (agent): Promise<ReactionDecision | null> => {
+        if (agent.resident) return null;
         await planNewDay(agent, mind);
         if (agent.replanPending) await replanRestOfDay(agent, mind);
         if (restsNow(agent, mind)) return null;
         const seen = await observe(agent, mind, events);
-        return decideReaction(agent, mind, seen, this.byName);
+        return decideReaction(agent, mind, seen, reactable);
       }),
     );
 
@@ -614,6 +674,7 @@ export class Simulation {
     // 5. Phase C, concurrent: reflection, then the next action; applied in agent order.
     const results = await Promise.all(
       this.agents.map(async (agent) => {
+        if (agent.resident) return { reflection: null, action: null };
         const reflection = await maybeReflect(agent, mind);
         const action = await nextAction(agent, mind);
         return { reflection, action };
