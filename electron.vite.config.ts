@@ -7,7 +7,13 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      lib: { entry: resolve(import.meta.dirname, 'main/app/index.ts') },
+      lib: {
+        entry: {
+          index: resolve(import.meta.dirname, 'main/app/index.ts'),
+          // The simulation process (a utilityProcess; main/runs/broker.ts starts it).
+          simProcess: resolve(import.meta.dirname, 'main/runs/simProcess.ts'),
+        },
+      },
       rollupOptions: {
         // Native and heavy Node packages load from node_modules at run time.
         external: ['node-llama-cpp', '@huggingface/transformers', 'onnxruntime-node', 'sharp'],

@@ -19,6 +19,9 @@ import { buildMenuTemplate } from './menu';
 import { OpenRequestQueue, readPackRequest } from './openRequests';
 import { addRecent, loadRecent, saveRecent, withoutMissing, type RecentList } from './recent';
 import { shutdownGracefully } from './shutdown';
+import { forkUtilityProcess } from './utilityProcess';
+import { createRunsBroker } from '../runs/broker';
+import { simOptionsEnv } from '../runs/simOptions';
 import {
   clampWindowState,
   loadWindowStateSync,
@@ -46,7 +49,16 @@ const openRequests = new OpenRequestQueue((request) =>
   api.emit('shell.onDidRequestOpenPack', request),
 );
 
+// Simulations run in a utility process (out/main/simProcess.js), started on the first runs.* call.
+const runsBroker = createRunsBroker({
+  spawn: () =>
+    forkUtilityProcess(join(import.meta.dirname, 'simProcess.js'), {
+      env: { ...process.env, ...simOptionsEnv({ dataDir }) },
+    }),
+});
+
 const api = createStudioApi({
+  runs: runsBroker.backend,
   templatesDir,
   dataDir,
   settingsDir: homeDir,
@@ -56,7 +68,9 @@ const api = createStudioApi({
 });
 
 /** Run at quit after the live run is closed (e.g. stopping the simulation process). */
-const quitTasks: Array<{ name: string; dispose(): Promise<void> | void }> = [];
+const quitTasks: Array<{ name: string; dispose(): Promise<void> | void }> = [
+  { name: 'simulation process', dispose: () => runsBroker.dispose() },
+];
 
 let mainWindow: BrowserWindow | null = null;
 let recent: RecentList = [];
@@ -189,7 +203,11 @@ function createWindow(): BrowserWindow {
 }
 
 app.enableSandbox();
+// SIMULACRA_DATA_DIR puts everything of the studio in one folder, Chromium's profile (the
+// authoring library in IndexedDB) included: a portable install, and isolated e2e launches.
+if (process.env.SIMULACRA_DATA_DIR) app.setPath('userData', join(homeDir, 'electron-profile'));
 // A second launch quits at once; the first instance gets its argv (second-instance below).
+// The lock is per profile folder, so it is taken after the line above.
 const primaryInstance = app.requestSingleInstanceLock();
 if (!primaryInstance) app.quit();
 

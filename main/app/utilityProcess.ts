@@ -9,12 +9,13 @@ import type { ProcessExit, ProcessPort } from '../proc/channel';
 /** Starts `entry` (a built JS file) in a utility process. */
 export function forkUtilityProcess(
   entry: string,
-  opts: { maxOldSpaceMiB?: number } = {},
+  opts: { maxOldSpaceMiB?: number; env?: NodeJS.ProcessEnv } = {},
 ): ProcessPort {
   const child = utilityProcess.fork(entry, [], {
     serviceName: 'Simulacra simulation',
     stdio: 'inherit',
     execArgv: opts.maxOldSpaceMiB ? [`--max-old-space-size=${opts.maxOldSpaceMiB}`] : [],
+    ...(opts.env ? { env: opts.env } : {}),
   });
   let exit: ProcessExit | null = null;
   const exitListeners: Array<(e: ProcessExit) => void> = [];

@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { createStudioApi } from '../api/studio';
 import { startWebHost } from './server';
 import { defaultDataDir } from '../api/dataDir';
+import { createRunsBroker, forkNodeSimProcess } from '../runs/broker';
 
 const root = resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({
@@ -22,13 +23,19 @@ const version = (
   JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string }
 ).version;
 
+const dataDir = defaultDataDir();
+// Simulations run in a child process (started on the first runs.* call); SIMULACRA_SIM_OPTIONS
+// in the environment reaches it too (main/runs/simOptions.ts).
+const runsBroker = createRunsBroker({ spawn: forkNodeSimProcess({ dataDir }) });
+
 try {
   const host = await startWebHost({
     api: createStudioApi({
       templatesDir: resolve(root, 'templates'),
-      dataDir: defaultDataDir(),
+      dataDir,
       transport: 'web',
       version,
+      runs: runsBroker.backend,
     }),
     staticDir: resolve(root, 'out/renderer'),
     host: values.host,
@@ -39,7 +46,12 @@ try {
   console.log(
     `Simulacra Studio (web mode) is running at:\n\n  ${host.url}\n\nPress Ctrl+C to stop.`,
   );
-  const stop = () => void host.close().then(() => process.exit(0));
+  // The live run is closed (snapshot written) before the simulation process stops.
+  const stop = () =>
+    void runsBroker
+      .dispose()
+      .finally(() => host.close())
+      .then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 } catch (err) {

@@ -20,7 +20,7 @@ import { parseScenario } from '../../common/scenario/validate';
 import { Clock } from '../engine/sim/Clock';
 import { EventLog } from '../engine/sim/EventLog';
 import { listCheckpoints } from '../engine/sim/checkpoint';
-import { Simulation, type StepRecord } from '../engine/sim/Simulation';
+import { Simulation, type InterventionOutcome, type StepRecord } from '../engine/sim/Simulation';
 import type { InterventionArgs, InterventionName } from '../engine/sim/interventions';
 import { CostLedger, withLedger } from '../models/ledger';
 import type { CompletionRequest, Embedder, LanguageModel } from '../models/types';
@@ -677,11 +677,14 @@ export class RunService {
   private async interview(input: In<'runs.interview'>): Promise<Out<'runs.interview'>> {
     const live = this.liveRun(input.runId);
     if (input.remember) {
-      const result = await this.applyNow(live, 'rememberedInterview', {
+      const outcome = await this.applyNow(live, 'rememberedInterview', {
         agentId: input.agentId,
         question: input.question,
       });
-      return { answer: String((result as { answer?: unknown }).answer ?? '') };
+      if (!outcome.ok) {
+        throw new ApiError({ code: 'rejected', message: `interview failed: ${outcome.error}` });
+      }
+      return { answer: String((outcome.result as { answer?: unknown } | undefined)?.answer ?? '') };
     }
     return this.mutex.run(async () => {
       this.ensureAgent(live, input.agentId);
@@ -694,33 +697,23 @@ export class RunService {
     intervention,
   }: In<'runs.intervene'>): Promise<Out<'runs.intervene'>> {
     const live = this.liveRun(runId);
-    try {
-      const result = await this.applyNow(live, intervention.name, intervention.args);
-      return { ok: true, result };
-    } catch (error) {
-      if (error instanceof ApiError) throw error;
-      return { ok: false, error: (error as Error).message };
-    }
+    return this.applyNow(live, intervention.name, intervention.args);
   }
 
   /**
-   * Applies an intervention between steps and logs it. Until the engine offers
-   * `Simulation.applyNow` it is queued for the start of the next step (and reported as queued).
+   * Applies an intervention between steps (Simulation.applyNow logs it at once and lists it in
+   * the next step record); a failure comes back as `{ok: false, error}`.
    */
   private async applyNow<N extends InterventionName>(
     live: Live,
     name: N,
     args: InterventionArgs<N>,
-  ): Promise<unknown> {
+  ): Promise<InterventionOutcome> {
     return this.mutex.run(async () => {
-      if ('agentId' in (args as object))
+      if ('agentId' in (args as object)) {
         this.ensureAgent(live, (args as { agentId: string }).agentId);
-      const sim = live.sim as Simulation & {
-        applyNow?: (name: string, args: unknown) => Promise<unknown>;
-      };
-      if (typeof sim.applyNow === 'function') return sim.applyNow(name, args);
-      sim.enqueue(name, args);
-      return { queued: true, atStep: sim.step };
+      }
+      return live.sim.applyNow(name, args);
     });
   }
 

@@ -1,0 +1,157 @@
+/**
+ * Main's side of the simulation process (ARCHITECTURE §2, issue #8): a runs backend for
+ * createStudioApi that starts the simulation process on the first `runs.*` call, forwards every
+ * call to it and every event from it, and survives its death. When the process dies with a run
+ * live, the window gets `runs.onDidChangeStatus {status: 'crashed'}` for that run, the calls
+ * in flight fail (the channel does that), and the next call starts a fresh process, in which
+ * `runs.open` resumes the run from its last snapshot.
+ *
+ * How the process is started is injected: a forked Node child running the TypeScript entry in
+ * web mode and tests ({@link forkNodeSimProcess}), an Electron utilityProcess running the built
+ * entry in the app (main/app).
+ */
+import path from 'node:path';
+import type { Handlers } from '../../common/api/contract';
+import { ApiError, type ApiErrorShape } from '../../common/api/protocol';
+import { runsEvents, runsMethods, type RunsContract } from '../../common/api/runs';
+import type { Emit } from '../api/handlers';
+import type { RunsBackendFactory } from '../api/studio';
+import { connectToProcess, type ProcessClient, type ProcessPort } from '../proc/channel';
+import { forkProcess } from '../proc/node';
+import { readSimOptions, simOptionsEnv, type SimOptions } from './simOptions';
+
+export interface RunsBrokerOptions {
+  /** Starts a fresh simulation process (called lazily, and again after a crash). */
+  spawn: () => ProcessPort;
+  /** Where to report problems that have no caller (an event the window could not be sent). */
+  log?: (message: string) => void;
+}
+
+/** The broker: `backend` goes into createStudioApi; `dispose` on quit. */
+export interface RunsBroker {
+  backend: RunsBackendFactory;
+  /** The simulation process's id while one runs (tests kill it to simulate a crash). */
+  readonly pid: number | undefined;
+  /** Closes the live run (its snapshot is written) and stops the process. */
+  dispose(): Promise<void>;
+}
+
+/** Statuses in which a run is loaded in the simulation process. */
+const LIVE_STATUSES = new Set(['loading', 'running', 'paused']);
+/** How long quitting waits for the live run to write its snapshot. */
+const CLOSE_ON_QUIT_MS = 10_000;
+
+export function createRunsBroker(opts: RunsBrokerOptions): RunsBroker {
+  const log = opts.log ?? ((m: string) => console.error(m));
+  let emit: Emit | null = null;
+  let client: ProcessClient | null = null;
+  let disposing = false;
+  /** The run live in the current process, as its events told us. */
+  let live: { runId: string; step: number } | null = null;
+
+  function forward(event: string, payload: unknown): void {
+    try {
+      emit?.(event, payload);
+    } catch (error) {
+      log(`runs broker: dropped ${event}: ${(error as Error).message}`);
+    }
+  }
+
+  function track(event: string, payload: unknown): void {
+    const p = payload as {
+      runId: string;
+      status?: string;
+      step?: number;
+      frame?: { step: number };
+    };
+    if (event === 'runs.onDidChangeStatus' && p.status) {
+      if (LIVE_STATUSES.has(p.status)) live = { runId: p.runId, step: p.step ?? 0 };
+      else if (live?.runId === p.runId) live = null;
+    } else if (event === 'runs.onDidStep' && live?.runId === p.runId && p.frame) {
+      live.step = p.frame.step;
+    }
+  }
+
+  function start(): ProcessClient {
+    if (client) return client;
+    const port = opts.spawn();
+    const started = connectToProcess(port);
+    client = started;
+    live = null;
+    for (const event of Object.keys(runsEvents)) {
+      started.on(event, (payload) => {
+        if (client !== started) return;
+        track(event, payload);
+        forward(event, payload);
+      });
+    }
+    void started.exited.then((exit) => {
+      if (client === started) client = null;
+      const was = live;
+      live = null;
+      if (!was || disposing) return;
+      const how = exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`;
+      forward('runs.onDidChangeStatus', {
+        runId: was.runId,
+        status: 'crashed',
+        step: was.step,
+        message: `the simulation process stopped (${how}); open the run to resume it from its last snapshot`,
+      });
+    });
+    return started;
+  }
+
+  async function call(method: string, input: unknown): Promise<unknown> {
+    if (disposing) {
+      throw new ApiError({ code: 'transport', message: 'the studio is quitting' });
+    }
+    const result = await start().call(method, input);
+    if (result.ok) return result.output;
+    throw new ApiError(result.error as ApiErrorShape);
+  }
+
+  return {
+    backend(e) {
+      emit = e;
+      return Object.fromEntries(
+        Object.keys(runsMethods).map((method) => [method, (input: unknown) => call(method, input)]),
+      ) as unknown as Handlers<RunsContract>;
+    },
+    get pid() {
+      return client?.pid;
+    },
+    async dispose() {
+      disposing = true;
+      const current = client;
+      if (!current) return;
+      if (live) {
+        const closing = current.call('runs.close', { runId: live.runId });
+        const timeout = new Promise((resolve) => setTimeout(resolve, CLOSE_ON_QUIT_MS).unref());
+        await Promise.race([closing, timeout]);
+      }
+      current.kill();
+      await current.exited;
+    },
+  };
+}
+
+/** The simulation entry next to this file, for running from source (`tsx`). */
+export const SIM_PROCESS_SOURCE = path.join(import.meta.dirname, 'simProcess.ts');
+
+/**
+ * Starts the simulation process as a Node child running the TypeScript entry through tsx
+ * (web mode, tests). `options` reach it through SIMULACRA_SIM_OPTIONS, on top of any the
+ * parent's environment already sets.
+ */
+export function forkNodeSimProcess(
+  options: SimOptions,
+  extra: { maxOldSpaceMiB?: number; env?: NodeJS.ProcessEnv } = {},
+): () => ProcessPort {
+  const env = extra.env ?? process.env;
+  return () =>
+    forkProcess(SIM_PROCESS_SOURCE, {
+      execArgv: ['--import', 'tsx'],
+      env: { ...env, ...simOptionsEnv({ ...readSimOptions(env), ...options }) },
+      ...(extra.maxOldSpaceMiB ? { maxOldSpaceMiB: extra.maxOldSpaceMiB } : {}),
+    });
+}
