@@ -266,3 +266,35 @@ test('the original "the Ville" folder: base simulation chosen in the dialog', as
   await expect(page.getByTestId('library-item').first()).toContainText('3 people · 140×100');
   await expectSaved(page);
 });
+
+test('the original Tiled export of "the Ville": its block layers are mapped for the designer', async ({
+  page,
+}, testInfo) => {
+  const map = path.join(VILLE, 'static_dirs/assets/the_ville/visuals/the_ville_jan7.json');
+  const present = await access(map).then(
+    () => true,
+    () => false,
+  );
+  if (!present) console.warn(`SKIPPED: the original Tiled map is not at ${map}`);
+  test.skip(!present, `the original Tiled map is not at ${map}`);
+
+  await openStudio(page);
+  await page.getByTestId('import-tiled').click();
+  const dialog = page.getByTestId('interop-dialog');
+  await dialog.getByTestId('interop-files-input').setInputFiles(map);
+  await expect(dialog.getByTestId('interop-layer')).toHaveCount(17);
+  const role = (layer: string) =>
+    dialog.locator(`[data-testid="interop-layer"][data-layer="${layer}"] select`);
+  await expect(role('Collisions')).toHaveValue('collision');
+  await expect(role('Arena Blocks')).toHaveValue('arena');
+  await expect(role('World Blocks')).toHaveValue('ignore');
+  const count = (key: string) => dialog.getByTestId(`interop-count-${key}`);
+  await expect(count('sectors')).toHaveAttribute('data-count', '19');
+  await expect(count('arenas')).toHaveAttribute('data-count', '64');
+  await dialog.screenshot({ path: testInfo.outputPath('interop-ville-tiled.png') });
+  await dialog.getByTestId('interop-import').click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByTestId('library-item').first()).toContainText('140×100');
+  await expect(page.getByTestId('town-canvas')).toBeVisible();
+  await expectSaved(page);
+});

@@ -265,45 +265,47 @@ function TiledMapping({
           ground layer.
         </p>
       ) : (
-        <table className="interop__layers" data-testid="interop-layers">
-          <thead>
-            <tr>
-              <th>Tiled layer</th>
-              <th>Holds</th>
-              <th>Becomes</th>
-            </tr>
-          </thead>
-          <tbody>
-            {tiled.layers.map((layer) => (
-              <tr key={layer.name} data-testid="interop-layer" data-layer={layer.name}>
-                <td>
-                  <span className="interop__layer-name">{layer.name}</span>
-                  {!layer.visible && <span className="muted"> (hidden)</span>}
-                </td>
-                <td className="muted">
-                  {layer.kind === 'tile'
-                    ? `${layer.filled} tile${layer.filled === 1 ? '' : 's'}, ${layer.distinct} kind${layer.distinct === 1 ? '' : 's'}${layer.tilesets.length ? ` · ${layer.tilesets.join(', ')}` : ''}`
-                    : `${layer.filled} shape${layer.filled === 1 ? '' : 's'}`}
-                </td>
-                <td>
-                  <select
-                    aria-label={`${layer.name} becomes`}
-                    data-testid="interop-role"
-                    value={s.roles[layer.name] ?? 'ignore'}
-                    disabled={disabled}
-                    onChange={(e) => void s.setRole(layer.name, e.target.value as LayerRole)}
-                  >
-                    {LAYER_ROLES.filter((r) => roleFits(layer, r.role)).map((r) => (
-                      <option key={r.role} value={r.role} title={r.hint}>
-                        {r.label}
-                      </option>
-                    ))}
-                  </select>
-                </td>
+        <div className="interop__layers-wrap">
+          <table className="interop__layers" data-testid="interop-layers">
+            <thead>
+              <tr>
+                <th>Tiled layer</th>
+                <th>Holds</th>
+                <th>Becomes</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {tiled.layers.map((layer) => (
+                <tr key={layer.name} data-testid="interop-layer" data-layer={layer.name}>
+                  <td>
+                    <span className="interop__layer-name">{layer.name}</span>
+                    {!layer.visible && <span className="muted"> (hidden)</span>}
+                  </td>
+                  <td className="muted">
+                    {layer.kind === 'tile'
+                      ? `${layer.filled} tile${layer.filled === 1 ? '' : 's'}, ${layer.distinct} kind${layer.distinct === 1 ? '' : 's'}${tilesetList(layer.tilesets)}`
+                      : `${layer.filled} shape${layer.filled === 1 ? '' : 's'}`}
+                  </td>
+                  <td>
+                    <select
+                      aria-label={`${layer.name} becomes`}
+                      data-testid="interop-role"
+                      value={s.roles[layer.name] ?? 'ignore'}
+                      disabled={disabled}
+                      onChange={(e) => void s.setRole(layer.name, e.target.value as LayerRole)}
+                    >
+                      {LAYER_ROLES.filter((r) => roleFits(layer, r.role)).map((r) => (
+                        <option key={r.role} value={r.role} title={r.hint}>
+                          {r.label}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <div className="interop__mapping-notes">
         {s.displaced && (
@@ -324,6 +326,13 @@ function TiledMapping({
       </div>
     </section>
   );
+}
+
+/** " · a, b +3 more": which tilesets a layer draws from, kept to one line. */
+function tilesetList(names: string[]): string {
+  if (names.length === 0) return '';
+  const shown = names.slice(0, 2).join(', ');
+  return ` · ${shown}${names.length > 2 ? ` +${names.length - 2} more` : ''}`;
 }
 
 function suggestedRole(
