@@ -12,7 +12,8 @@
  *   is left out (the Electron version is pinned in package.json and moves by review), and the
  *   blocked attempts are counted in the summary line.
  *
- * Exit 0 when every finding is justified, 1 otherwise. Usage: node scripts/electron-security.mjs
+ * Exit 0 when every finding is justified, 1 otherwise.
+ * Usage: node scripts/electron-security.mjs [--root <repo>]
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import dns from 'node:dns';
@@ -21,7 +22,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 
-const root = path.resolve(import.meta.dirname, '..');
+// `--root <dir>` scans another tree laid out like this one (the script's own tests use it).
+const rootFlag = process.argv.indexOf('--root');
+const root = path.resolve(
+  rootFlag > 0 ? process.argv[rootFlag + 1] : path.join(import.meta.dirname, '..'),
+);
 const ALLOWLIST = 'scripts/electron-security-allowlist.json';
 const SCANNED = ['main', 'preload'];
 /** Needs the network (Electron's release list); the pinned version is reviewed instead. */
