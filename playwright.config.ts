@@ -6,13 +6,14 @@
 import { defineConfig } from '@playwright/test';
 
 /** Fixed port and token so the suite knows the studio's URL before the host prints it. */
-export const E2E_PORT = 4777;
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 4777);
 export const E2E_TOKEN = 'e2e-token';
 /**
  * The web host's data folder: made fresh at each launch by e2e/prepare-data.ts, with the
- * generated tiny chat model and embedder in models/ (run specs start real simulations).
+ * generated tiny chat model and embedder in models/ (run specs start real simulations). One per
+ * port, so hosts started side by side (E2E_PORT) never wipe each other's.
  */
-export const E2E_DATA_DIR = '.cache/e2e-data';
+export const E2E_DATA_DIR = `.cache/e2e-data-${E2E_PORT}`;
 
 const CHROMIUM_ARGS = [
   '--no-sandbox',
