@@ -1,0 +1,158 @@
+/**
+ * The simulation process for real: the broker forks main/runs/simProcess.ts (a Node child
+ * through tsx), which loads the project's generated tiny GGUF through node-llama-cpp and the
+ * generated ONNX embedder through transformers.js. A three-person run is created and stepped
+ * through the StudioApi, the child is killed with SIGKILL mid-step, the window-side API reports
+ * the run crashed, and a fresh child resumes it from its last snapshot and steps on.
+ */
+import { existsSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunFrame, RunSummary } from '../../common/api/runs';
+import { createStudioApi } from '../api/studio';
+import type { ServedApi } from '../api/serve';
+import { buildTestScenario } from '../engine/testing/testTown';
+import { ensureTinyLlamaGguf, TINY_TEST_MODEL } from '../models/fixtures/gguf-writer';
+import { ensureTinyEmbedderFolder } from '../models/fixtures/onnx-embed-writer';
+import { createRunsBroker, forkNodeSimProcess, type RunsBroker } from './broker';
+import { LOCK_FILE } from './runFolder';
+
+/** The byte-level test vocabulary needs a long context (see llama.integration.test.ts). */
+const CONTEXT_TOKENS = 16_384;
+const SNAPSHOT_EVERY = 2;
+
+type Event = { event: string; payload: Record<string, unknown> };
+
+describe('the runs broker with a real simulation process', () => {
+  let dataDir: string;
+  let broker: RunsBroker;
+  let api: ServedApi;
+  const events: Event[] = [];
+  let chatModelPath: string;
+  let embeddingModelPath: string;
+
+  async function call<T>(method: string, input: unknown): Promise<T> {
+    const r = await api.dispatch(method, input);
+    if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
+    return r.output as T;
+  }
+  /** The first event from index `from` on that matches (waiting for it if need be). */
+  function eventFrom(
+    from: number,
+    pred: (e: Event) => boolean,
+    timeoutMs = 120_000,
+  ): Promise<Event> {
+    return new Promise((resolve, reject) => {
+      const timer = setInterval(() => {
+        const hit = events.slice(from).find(pred);
+        if (hit) {
+          clearInterval(timer);
+          resolve(hit);
+        }
+      }, 20);
+      setTimeout(() => {
+        clearInterval(timer);
+        reject(new Error('timed out waiting for an event'));
+      }, timeoutMs).unref();
+    });
+  }
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'runs-broker-'));
+    chatModelPath = await ensureTinyLlamaGguf({
+      ...TINY_TEST_MODEL,
+      contextLength: CONTEXT_TOKENS,
+    });
+    embeddingModelPath = await ensureTinyEmbedderFolder();
+    broker = createRunsBroker({
+      spawn: forkNodeSimProcess({
+        dataDir,
+        threads: 1,
+        sequences: 3,
+        contextSize: CONTEXT_TOKENS,
+        gpu: false,
+        banIncompleteUtf8: true,
+        snapshotEverySteps: SNAPSHOT_EVERY,
+      }),
+    });
+    api = createStudioApi({
+      templatesDir: path.resolve(import.meta.dirname, '../../templates'),
+      dataDir,
+      transport: 'web',
+      version: 'test',
+      runs: broker.backend,
+    });
+    api.onEvent((event, payload) =>
+      events.push({ event, payload: payload as Record<string, unknown> }),
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await broker?.dispose();
+  });
+
+  it('creates and steps a run, survives kill -9 of the process, and resumes from the last snapshot', async () => {
+    // Short sight keeps the random-weight model out of long conversations: this test is about
+    // the process, not cognition, and runs on a shared 2-core machine.
+    const scenario = buildTestScenario();
+    for (const p of scenario.personas) p.visionRadius = 1;
+    const summary = await call<RunSummary>('runs.create', {
+      scenario,
+      chatModelPath,
+      embeddingModelPath,
+    });
+    expect(summary).toMatchObject({ status: 'paused', steps: 0, scenarioName: 'Town' });
+    const runId = summary.id;
+    const firstPid = broker.pid!;
+    expect(firstPid).not.toBe(process.pid);
+
+    const frame = await call<RunFrame>('runs.step', { runId, steps: 2 });
+    expect(frame.step).toBe(2);
+    expect(frame.agents.map((a) => a.id)).toEqual(['ada', 'bo', 'cy']);
+    expect(frame.agents.every((a) => a.action !== 'idle')).toBe(true);
+    const stepped = events.filter((e) => e.event === 'runs.onDidStep');
+    expect(stepped).toHaveLength(2);
+    expect(
+      (stepped[1].payload.rates as { tokensPerSecond: number }).tokensPerSecond,
+    ).toBeGreaterThan(0);
+
+    // Kill the process in the middle of a long stepping call.
+    const beforeLong = events.length;
+    const long = call('runs.step', { runId, steps: 1000 }).catch(
+      (e: Error & { code: string }) => e,
+    );
+    await eventFrom(beforeLong, (e) => e.event === 'runs.onDidStep', 300_000);
+    const beforeKill = events.length;
+    process.kill(firstPid, 'SIGKILL');
+    const failed = await long;
+    expect(failed).toMatchObject({ code: 'transport' });
+    expect((failed as Error).message).toContain('killed by SIGKILL');
+    const crashed = await eventFrom(
+      beforeKill,
+      (e) => e.event === 'runs.onDidChangeStatus' && e.payload.status === 'crashed',
+    );
+    expect(crashed.payload).toMatchObject({ runId, status: 'crashed' });
+    expect(crashed.payload.step).toBeGreaterThanOrEqual(3);
+
+    // The next call starts a fresh process, which sees the dead process's lock.
+    const [listed] = await call<RunSummary[]>('runs.list', {});
+    expect(broker.pid).not.toBe(firstPid);
+    expect(listed).toMatchObject({ id: runId, status: 'crashed' });
+    expect(listed.steps).toBeGreaterThanOrEqual(3);
+
+    const opened = await call<{ summary: RunSummary; frame: RunFrame }>('runs.open', { runId });
+    expect(opened.summary.status).toBe('paused');
+    // The last snapshot at or before the crash (one is written every SNAPSHOT_EVERY steps).
+    const resumedAt = opened.frame.step;
+    expect(resumedAt % SNAPSHOT_EVERY).toBe(0);
+    expect(resumedAt).toBeGreaterThanOrEqual(2);
+    // (+1: the step in progress may have finished, with its snapshot, as the kill landed.)
+    expect(resumedAt).toBeLessThanOrEqual((crashed.payload.step as number) + 1);
+    const again = await call<RunFrame>('runs.step', { runId, steps: 2 });
+    expect(again.step).toBe(resumedAt + 2);
+
+    await broker.dispose();
+    expect(existsSync(path.join(dataDir, 'runs', runId, LOCK_FILE))).toBe(false);
+  }, 900_000);
+});
