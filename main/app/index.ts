@@ -11,7 +11,12 @@ import { createStudioApi } from '../api/studio';
 import { CALL_CHANNEL, EVENT_CHANNEL } from '../../preload/bridge';
 import { CONTENT_SECURITY_POLICY } from '../host/server';
 import { defaultDataDir } from '../api/dataDir';
-import { activeDataFolderSync, SETTINGS_FILE } from '../api/settings';
+import {
+  activeDataFolderSync,
+  inferenceFrom,
+  loadSettingsSync,
+  SETTINGS_FILE,
+} from '../api/settings';
 import type { ShellCommand } from '../../common/api/desktop';
 import { answerStudioCall, denyNavigation, windowOpenHandler } from './security';
 import { packPathsFromArgv } from './argv';
@@ -21,7 +26,7 @@ import { addRecent, loadRecent, saveRecent, withoutMissing, type RecentList } fr
 import { shutdownGracefully } from './shutdown';
 import { forkUtilityProcess } from './utilityProcess';
 import { createRunsBroker } from '../runs/broker';
-import { simOptionsEnv } from '../runs/simOptions';
+import { readSimOptions, simOptionsEnv } from '../runs/simOptions';
 import {
   clampWindowState,
   loadWindowStateSync,
@@ -53,7 +58,16 @@ const openRequests = new OpenRequestQueue((request) =>
 const runsBroker = createRunsBroker({
   spawn: () =>
     forkUtilityProcess(join(import.meta.dirname, 'simProcess.js'), {
-      env: { ...process.env, ...simOptionsEnv({ dataDir }) },
+      env: {
+        ...process.env,
+        // Threads and GPU from the settings, read at each start of the simulation process, so
+        // a change applies from the next one (SIMULACRA_SIM_OPTIONS tunes the rest, for tests).
+        ...simOptionsEnv({
+          ...readSimOptions(),
+          dataDir,
+          ...inferenceFrom(loadSettingsSync(homeDir).settings),
+        }),
+      },
     }),
 });
 
