@@ -17,7 +17,8 @@ import { TileWorld } from '../world/TileWorld';
 import type { Tile } from '../world/tile';
 import { listCheckpoints, readCheckpointState } from './checkpoint';
 import { Clock } from './Clock';
-import { EventLog, type LogEvent } from './EventLog';
+import type { LogEvent } from './EventLog';
+import { logCache } from './logCache';
 import {
   BETWEEN_STEP_TYPES,
   CHECKPOINT_LINE,
@@ -135,7 +136,7 @@ export function frameAt(runDir: string, step: number): Frame {
     agents.set(a.id, agentFrame(a, spriteOf(scenario, a), clock.gameSecondsAt(checkpoint)));
   }
 
-  const events = EventLog.readTypes(path.join(runDir, LOG_FILE), FRAME_TYPES);
+  const events = logCache.read(path.join(runDir, LOG_FILE), FRAME_TYPES);
   // The snapshot holds everything logged before its marker (changes between steps included).
   const marker = events.findLastIndex((e) => e.type === CHECKPOINT_LINE && e.step === checkpoint);
   let reached = checkpoint;
@@ -221,7 +222,7 @@ export interface Timeline {
 export function timeline(runDir: string): Timeline {
   const scenario = readRunScenario(runDir);
   const clock = new Clock(scenario.settings.startTime, scenario.settings.secondsPerStep);
-  const records = EventLog.readTypes(path.join(runDir, LOG_FILE), new Set(['step', 'fork']));
+  const records = logCache.read(path.join(runDir, LOG_FILE), new Set(['step', 'fork']));
   // A fork's log starts with a `fork` line at its fork step − 1.
   const steps = records.reduce((n, e) => Math.max(n, e.step + 1), 0);
   return {

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Scenario } from '../../../common/scenario/schema';
-import { EventLog } from './EventLog';
+import { logCache } from './logCache';
 
 export const RUN_FILE = 'run.json';
 export const SCENARIO_FILE = 'scenario.json';
@@ -60,7 +60,7 @@ export function conversationsInLog(runDir: string, beforeStep: number): LoggedCo
   const earlier = parent
     ? conversationsInLog(parent.runDir, Math.min(parent.step, beforeStep))
     : [];
-  const records = EventLog.readTypes(path.join(runDir, LOG_FILE), new Set(['step']));
+  const records = logCache.read(path.join(runDir, LOG_FILE), new Set(['step']));
   return [
     ...earlier,
     ...records

@@ -8,7 +8,8 @@ import path from 'node:path';
 import type { RunStats } from '../../../common/api/runs';
 import type { Scenario } from '../../../common/scenario/schema';
 import { Clock } from './Clock';
-import { EventLog, type LogEvent } from './EventLog';
+import type { LogEvent } from './EventLog';
+import { logCache } from './logCache';
 import { LOG_FILE, readRunScenario, type LoggedConversation } from './runFiles';
 
 /** A log already read, with the scenario of its run. */
@@ -31,7 +32,7 @@ export function runStats(source: string | StatsSource): RunStats {
   const { events, scenario } =
     typeof source === 'string'
       ? {
-          events: EventLog.readTypes(path.join(source, LOG_FILE), STATS_TYPES),
+          events: logCache.read(path.join(source, LOG_FILE), STATS_TYPES),
           scenario: readRunScenario(source),
         }
       : source;
