@@ -81,14 +81,18 @@ export function ImportDialog({
             }
           />
         )}
-        {kind === 'tiled' && s.tiled && <TiledMapping session={s} disabled={busy} />}
+        {/* Choices stay usable while a preview is on its way (a newer answer replaces it;
+            keyboard focus is kept); only the import itself freezes them. */}
+        {kind === 'tiled' && s.tiled && (
+          <TiledMapping session={s} disabled={s.phase === 'importing'} />
+        )}
         {kind === 'reverie' && s.reverie && s.reverie.bases.length > 1 && (
           <label className="interop__select">
             <span>Base simulation</span>
             <select
               data-testid="interop-base"
               value={s.reverie.base ?? ''}
-              disabled={busy}
+              disabled={s.phase === 'importing'}
               onChange={(e) => void s.chooseBase(e.target.value)}
             >
               {s.reverie.bases.map((b) => (
