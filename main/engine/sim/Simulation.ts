@@ -46,6 +46,7 @@ import {
 } from './checkpoint';
 import { Clock } from './Clock';
 import { EventLog, type LogEvent } from './EventLog';
+import type { RunDisk } from './runDisk';
 import { agentFrames, changedLooks, lookOf, type AgentLook } from './frames';
 import {
   applyResidentOp,
@@ -73,6 +74,8 @@ export const DEFAULT_SNAPSHOT_EVERY_STEPS = 60;
 export interface SimulationDeps {
   model: LanguageModel;
   embedder: Embedder;
+  /** Where the run folder's writes go; the real file system unless a test simulates a full disk. */
+  disk?: RunDisk;
   /**
    * Cross-run lifestyle policies (agent/policyStore.ts): a new run with the lifestyle policy on
    * starts from the policies stored for its personas and adds the ones it learns.
@@ -184,7 +187,7 @@ export class Simulation {
     this.appliedNow = state.appliedNow;
     this.heldObjects = new Map(Object.entries(state.heldObjects));
     this.script = state.script;
-    this.log = new EventLog(path.join(runDir, LOG_FILE));
+    this.log = new EventLog(path.join(runDir, LOG_FILE), deps.disk);
     this.recording = new RecordingModel(
       deps.model,
       (call) => this.logCall(call),
@@ -501,7 +504,7 @@ export class Simulation {
    * marking which log lines the snapshot already holds (see {@link resume}).
    */
   checkpoint(): void {
-    writeCheckpoint(this.runDir, this.snapshot());
+    writeCheckpoint(this.runDir, this.snapshot(), this.deps.disk);
     this.log.append({ type: CHECKPOINT_LINE, step: this.stepIndex });
   }
 
