@@ -13,7 +13,8 @@ import { BATTERY, batteryFor, BATTERY_CATEGORIES } from './battery';
 import { runCost } from './cost';
 import { evaluateRun, sampleSteps } from './evaluateRun';
 import { evaluationSchema } from './experimentConfig';
-import type { EvalCall } from './frozenRun';
+import { FrozenRun, type EvalCall } from './frozenRun';
+import { runConditionsSchema } from '../../../common/runs/conditions';
 
 /** Every file under `dir` with its sha256, to prove evaluation leaves the run alone. */
 function fingerprint(dir: string): Record<string, string> {
@@ -149,6 +150,19 @@ describe('evaluating a run', () => {
     // The evaluation's own calls were reported, none logged in the run.
     expect(calls.length).toBe(6 + 6 + 3 * 2 + 75);
     expect(calls.every((c) => c.fn === 'interview')).toBe(true);
+  });
+
+  it('a frozen checkpoint thinks under its run’s conditions', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'eval-cond-'));
+    const deps = { model: new ScriptedModel(townScript()), embedder: new HashEmbedder() };
+    const conditions = runConditionsSchema.parse({
+      ablation: 'no-reflection',
+      costLayer: { socialMemory: true },
+    });
+    await Simulation.create(buildTestScenario(), dir, deps, { conditions });
+    const frozen = FrozenRun.load(dir, 0, deps);
+    expect(frozen.mind().conditions).toEqual(conditions);
+    expect(() => FrozenRun.load(dir, 5, deps)).toThrow(/has no checkpoint at step 5 \(it has: 0\)/);
   });
 
   it('refuses a directory that is not a run', async () => {

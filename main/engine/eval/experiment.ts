@@ -168,17 +168,13 @@ async function runCell(
     // Only this runner writes inside cells/, so an unfinished cell folder is ours to clear.
     rmSync(cell.runDir, { recursive: true, force: true });
     mkdirSync(path.dirname(cell.runDir), { recursive: true });
-    // `conditions` is honoured by engines that know it (RunInfo.conditions); passed as a
-    // variable so this compiles against engines whose options do not declare it yet.
-    const options = {
-      snapshotEverySteps: plan.snapshotEverySteps,
-      conditions: condition.conditions,
-    };
+    // No cross-run policy store: every cell starts from the same empty lifestyle policies, so
+    // cells stay independent of the order they ran in.
     sim = await Simulation.create(
       cellScenario(plan.scenario, cell.seed, condition.conditions),
       cell.runDir,
       deps,
-      options,
+      { snapshotEverySteps: plan.snapshotEverySteps, conditions: condition.conditions },
     );
     progress(`${label}: started`);
   } else {

@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { runConditionsSchema, type RunConditions } from '../../../common/runs/conditions';
 import type { Scenario } from '../../../common/scenario/schema';
 import type {
   CompletionRequest,
@@ -39,6 +40,23 @@ export function readRunScenario(runDir: string): Scenario {
   return JSON.parse(readFileSync(file, 'utf8')) as Scenario;
 }
 
+/**
+ * The conditions stored in a run's run.json (ablation, cost layer); a run without them ran the
+ * baseline. Interviews use them so a frozen agent thinks as it did in its run.
+ */
+export function readRunConditions(runDir: string): RunConditions {
+  const file = path.join(runDir, 'run.json');
+  if (!existsSync(file)) throw new Error(`${runDir} is not a run directory (no run.json)`);
+  const info = JSON.parse(readFileSync(file, 'utf8')) as { conditions?: unknown };
+  const parsed = runConditionsSchema.safeParse(info.conditions ?? {});
+  if (!parsed.success) {
+    throw new Error(
+      `${file}: conditions: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  }
+  return parsed.data;
+}
+
 /** A checkpoint of a run, loaded as an in-memory copy. */
 export class FrozenRun {
   private constructor(
@@ -48,6 +66,7 @@ export class FrozenRun {
     readonly clock: Clock,
     readonly world: TileWorld,
     readonly agents: Agent[],
+    readonly conditions: RunConditions,
     private readonly model: LanguageModel,
     private readonly embedder: Embedder,
   ) {}
@@ -69,6 +88,7 @@ export class FrozenRun {
       );
     }
     const scenario = readRunScenario(runDir);
+    const conditions = readRunConditions(runDir);
     const { state, embeddings } = readCheckpoint(runDir, step);
     const world = TileWorld.fromSnapshot(scenario, state.world);
     const agents = state.agents.map((a, i) => Agent.fromSnapshot(a, embeddings[i]));
@@ -90,7 +110,17 @@ export class FrozenRun {
       },
       dispose: async () => {},
     };
-    return new FrozenRun(runDir, step, scenario, clock, world, agents, logging, deps.embedder);
+    return new FrozenRun(
+      runDir,
+      step,
+      scenario,
+      clock,
+      world,
+      agents,
+      conditions,
+      logging,
+      deps.embedder,
+    );
   }
 
   /** Game seconds since run start at this checkpoint. */
@@ -115,6 +145,7 @@ export class FrozenRun {
       world: this.world,
       seed: this.scenario.settings.seed,
       reflectionThreshold: this.scenario.settings.reflectionThreshold,
+      conditions: this.conditions,
     };
   }
 
