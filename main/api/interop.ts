@@ -94,13 +94,11 @@ async function stage(files: ImportFile[]): Promise<Staged> {
     throw err;
   }
   const prefix = root + path.sep;
-  const relative = (text: string) =>
-    text
-      .split(prefix)
-      .join('')
-      .split(root)
-      .join('.')
-      .replace(/\\/g, path.sep === '\\' ? '/' : '\\');
+  const relative = (text: string) => {
+    const out = text.split(prefix).join('').split(root).join('.');
+    // Importers build paths the platform's way; the user's names use "/" everywhere.
+    return path.sep === '\\' ? out.replace(/\\/g, '/') : out;
+  };
   return { root, at, relative, bytes };
 }
 
