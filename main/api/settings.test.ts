@@ -143,6 +143,17 @@ describe('settings.get / settings.set through the StudioApi', () => {
     });
     expect(refused).toMatchObject({ ok: false, error: { code: 'rejected' } });
     if (!refused.ok) expect(refused.error.message).toContain('dataFolder');
+
+    // A saved folder that has gone away (an unplugged drive) does not block other settings.
+    await saveSettings(home, {
+      ...defaultSettings(),
+      dataFolder: join(home, 'settings.json', 'x'),
+    });
+    const unblocked = await served.dispatch('settings.set', {
+      dataFolder: join(home, 'settings.json', 'x'),
+      threads: 1,
+    });
+    expect(unblocked).toMatchObject({ ok: true, output: { settings: { threads: 1 } } });
   });
 
   it('a damaged file shows a notice, and saving over it keeps the damaged copy', async () => {

@@ -193,7 +193,9 @@ export function createSettingsHandlers(
       const run = queue.then(async () => {
         const current = await loadSettings(opts.homeDir);
         const next = studioSettingsSchema.parse({ ...current.settings, ...patch });
-        if (patch.dataFolder) await checkWritable(patch.dataFolder);
+        // Only a new folder is checked: an unplugged drive must not block saving other settings.
+        if (patch.dataFolder && patch.dataFolder !== current.settings.dataFolder)
+          await checkWritable(patch.dataFolder);
         await saveSettings(opts.homeDir, next, { keepDamaged: current.notice !== null });
         return state({ settings: next, notice: null });
       });
