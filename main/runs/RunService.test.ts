@@ -293,6 +293,75 @@ describe('RunService (scripted model)', () => {
     expect((await second.call('runs.step', { runId: id, steps: 3 })).step).toBe(8);
   });
 
+  it('rebuilds past frames from disk, and serves stats and the agent inspector', async () => {
+    const { call } = setup({ snapshotEverySteps: 5 });
+    const { id } = await call('runs.create', createInput());
+    const frames = [];
+    for (let i = 0; i < 7; i++) frames.push(await call('runs.step', { runId: id, steps: 1 }));
+    expect(await call('runs.frame', { runId: id, step: 3 })).toEqual(frames[2]);
+    const detail = await call('runs.agent', { runId: id, agentId: 'ada' });
+    expect(detail).toMatchObject({ id: 'ada', name: 'Ada Lin', resident: false });
+    expect(detail.memories.length).toBeGreaterThan(0);
+    expect(detail.frame).toEqual(frames[6].agents[0]);
+    const stats = await call('runs.stats', { runId: id });
+    expect(stats.perFunction.map((r) => r.fn)).toEqual(expect.arrayContaining(['plan.daily']));
+    expect(stats.relationships.agents.map((a) => a.id)).toEqual(['ada', 'bo', 'cy']);
+    await call('runs.close', { runId: id });
+    expect(await call('runs.frame', { runId: id, step: 6 })).toEqual(frames[5]);
+    await expect(call('runs.frame', { runId: id, step: 99 })).rejects.toMatchObject({
+      code: 'rejected',
+    });
+    await expect(call('runs.agent', { runId: id, agentId: 'ada' })).rejects.toMatchObject({
+      message: `run "${id}" is not live; open it first (runs.open)`,
+    });
+  });
+
+  it('the user joins as a resident, shows on the map, walks and leaves', async () => {
+    const { call } = setup();
+    const { id } = await call('runs.create', createInput());
+    await call('runs.step', { runId: id, steps: 1 });
+    const { agentId } = await call('runs.join', {
+      runId: id,
+      as: { mode: 'new', firstName: 'Neo', lastName: 'Park', description: 'a visitor' },
+    });
+    let frame = await call('runs.frame', { runId: id });
+    const me = frame.agents.find((a) => a.id === agentId)!;
+    expect(me).toMatchObject({ name: 'Neo Park', resident: true });
+    const walk = await call('runs.moveResident', { runId: id, agentId, x: 8, y: 6 });
+    expect(walk.reachable).toBe(true);
+    frame = await call('runs.step', { runId: id, steps: 2 });
+    const moved = frame.agents.find((a) => a.id === agentId)!;
+    expect([moved.x, moved.y]).not.toEqual([me.x, me.y]);
+    await call('runs.leave', { runId: id, agentId });
+    frame = await call('runs.frame', { runId: id });
+    expect(frame.agents.some((a) => a.id === agentId)).toBe(false);
+    await expect(call('runs.leave', { runId: id, agentId: 'nobody' })).rejects.toMatchObject({
+      code: 'rejected',
+    });
+  });
+
+  it('the user takes over an agent and talks with a neighbour, who answers', async () => {
+    const { call } = setup();
+    const { id } = await call('runs.create', createInput());
+    await call('runs.step', { runId: id, steps: 1 });
+    const { agentId } = await call('runs.join', {
+      runId: id,
+      as: { mode: 'takeover', agentId: 'bo' },
+    });
+    expect(agentId).toBe('bo');
+    const said = await call('runs.say', {
+      runId: id,
+      agentId: 'bo',
+      toAgentId: 'ada',
+      text: 'Are you coming to the fair?',
+    });
+    expect(said.reply.length).toBeGreaterThan(0);
+    const ada = await call('runs.agent', { runId: id, agentId: 'ada' });
+    expect(ada.memories.some((m) => m.description.includes('Are you coming to the fair?'))).toBe(
+      true,
+    );
+  });
+
   it('names what is wrong: unknown run, run not live, bad scenario, missing model', async () => {
     const { call } = setup();
     await expect(call('runs.step', { runId: 'nope', steps: 1 })).rejects.toMatchObject({

@@ -19,12 +19,14 @@ import type { Scenario } from '../../common/scenario/schema';
 import { parseScenario } from '../../common/scenario/validate';
 import { Clock } from '../engine/sim/Clock';
 import { EventLog } from '../engine/sim/EventLog';
+import { agentDetail } from '../engine/sim/agentDetail';
 import { listCheckpoints } from '../engine/sim/checkpoint';
+import { currentFrame, frameAt, timeline as runTimeline } from '../engine/sim/frames';
+import { runStats } from '../engine/sim/stats';
 import { Simulation, type InterventionOutcome, type StepRecord } from '../engine/sim/Simulation';
 import type { InterventionArgs, InterventionName } from '../engine/sim/interventions';
 import { CostLedger, withLedger } from '../models/ledger';
 import type { CompletionRequest, Embedder, LanguageModel } from '../models/types';
-import { liveFrame } from './liveFrame';
 import { LogTally } from './logTally';
 import { ModelCache, type ModelLoader } from './modelCache';
 import { Mutex } from './Mutex';
@@ -117,17 +119,23 @@ export class RunService {
       'runs.frame': (i) => this.frame(i),
       'runs.timeline': (i) => this.timeline(i),
       'runs.events': (i) => this.events(i),
-      'runs.agent': () => notYet('runs.agent', 'the agent inspector (engine agentDetail)'),
+      'runs.agent': (i) => this.agent(i),
       'runs.interview': (i) => this.interview(i),
       'runs.intervene': (i) => this.intervene(i),
       'runs.fork': (i) => this.lifecycle.run(() => this.fork(i)),
       'runs.delete': (i) => this.lifecycle.run(() => this.remove(i)),
       'runs.export': (i) => this.exportZip(i),
-      'runs.stats': () => notYet('runs.stats', 'run statistics (engine stats)'),
-      'runs.join': () => notYet('runs.join', 'residents (engine join)'),
-      'runs.moveResident': () => notYet('runs.moveResident', 'residents (engine moveResident)'),
-      'runs.say': () => notYet('runs.say', 'residents (engine say)'),
-      'runs.leave': () => notYet('runs.leave', 'residents (engine leave)'),
+      'runs.stats': (i) => this.stats(i),
+      'runs.join': ({ runId, as }) => this.resident(runId, (sim) => sim.join(as)),
+      'runs.moveResident': ({ runId, agentId, x, y }) =>
+        this.resident(runId, (sim) => sim.moveResident(agentId, { x, y })),
+      'runs.say': ({ runId, agentId, toAgentId, text }) =>
+        this.resident(runId, (sim) => sim.say(agentId, toAgentId, text)),
+      'runs.leave': ({ runId, agentId }) =>
+        this.resident(runId, async (sim) => {
+          await sim.leave(agentId);
+          return {};
+        }),
     };
   }
 
@@ -264,7 +272,10 @@ export class RunService {
     writeLock(dir, this.pid);
     let sim: Simulation;
     try {
-      sim = await Simulation.create(scenario, dir, deps.sim, this.snapshotOptions());
+      sim = await Simulation.create(scenario, dir, deps.sim, {
+        ...this.snapshotOptions(),
+        conditions: input.conditions,
+      });
     } catch (error) {
       // Nothing usable was written; leave no half run behind.
       rmSync(dir, { recursive: true, force: true });
@@ -585,40 +596,57 @@ export class RunService {
     if (live && (step === undefined || step === live.sim.step)) {
       return this.mutex.run(() => liveFrame(live.sim, runId));
     }
-    this.existing(runId);
-    // TODO(#6): past frames come from the engine's frames.ts (checkpoint + log) once it lands.
-    throw new ApiError({
-      code: 'rejected',
-      message:
-        step === undefined
-          ? `run "${runId}" is not live; open it to see its current frame`
-          : `frames of past steps (step ${step}) are not served yet`,
-    });
+    const dir = this.existing(runId);
+    if (step === undefined) {
+      throw new ApiError({
+        code: 'rejected',
+        message: `run "${runId}" is not live; open it, or ask for the frame of a step`,
+      });
+    }
+    const rebuild = () => {
+      try {
+        return { ...frameAt(dir, step), runId };
+      } catch (error) {
+        if (error instanceof RangeError) {
+          throw new ApiError({ code: 'rejected', message: `run "${runId}": ${error.message}` });
+        }
+        throw error;
+      }
+    };
+    // The live run's files change only inside a mutex turn.
+    return live ? this.mutex.run(rebuild) : rebuild();
   }
 
   private async timeline({ runId }: In<'runs.timeline'>): Promise<Out<'runs.timeline'>> {
     const dir = this.existing(runId);
-    const summary = this.summaryOf(runId);
-    const settings = this.settingsOf(runId, dir);
-    const clock = new Clock(settings.startTime, settings.secondsPerStep);
-    const first = summary.parent?.step ?? 0;
-    const hours: { step: number; clock: string }[] = [];
-    // Game hours start where the clock's seconds since midnight are a multiple of 3600.
-    const startSeconds = clock.gameSecondsAt(first);
-    const minute = clock.minuteOfDay(startSeconds);
-    let t = startSeconds + ((60 - (minute % 60)) % 60) * 60;
-    const end = clock.gameSecondsAt(summary.steps);
-    while (t <= end) {
-      hours.push({ step: Math.ceil(t / settings.secondsPerStep), clock: clock.label(t) });
-      t += 3600;
-    }
-    return {
-      steps: summary.steps,
-      secondsPerStep: settings.secondsPerStep,
-      startClock: summary.startClock,
-      snapshots: listCheckpoints(dir),
-      hours,
-    };
+    const read = () => runTimeline(dir);
+    return this.live?.runId === runId ? this.mutex.run(read) : read();
+  }
+
+  private async stats({ runId }: In<'runs.stats'>): Promise<Out<'runs.stats'>> {
+    const dir = this.existing(runId);
+    const read = () => runStats(dir);
+    return this.live?.runId === runId ? this.mutex.run(read) : read();
+  }
+
+  private async agent({ runId, agentId }: In<'runs.agent'>): Promise<Out<'runs.agent'>> {
+    const live = this.liveRun(runId);
+    return this.mutex.run(() => {
+      this.ensureAgent(live, agentId);
+      return agentDetail(live.sim, agentId);
+    });
+  }
+
+  /** A resident operation on the live run, between steps; its failure is the caller's error. */
+  private async resident<T>(runId: string, op: (sim: Simulation) => Promise<T>): Promise<T> {
+    const live = this.liveRun(runId);
+    return this.mutex.run(async () => {
+      try {
+        return await op(live.sim);
+      } catch (error) {
+        throw new ApiError({ code: 'rejected', message: (error as Error).message });
+      }
+    });
   }
 
   private async events(input: In<'runs.events'>): Promise<Out<'runs.events'>> {
@@ -774,11 +802,7 @@ function countInFlight(model: LanguageModel): InFlightModel {
   };
 }
 
-function notYet(method: string, what: string): never {
-  throw new ApiError({
-    code: 'rejected',
-    message: `${method} is not available yet: it needs ${what}, which is still being built`,
-  });
+/** The live frame, with the run's id. */
+function liveFrame(sim: Simulation, runId: string): RunFrame {
+  return { ...currentFrame(sim), runId };
 }
-
-export type { RunFrame };
