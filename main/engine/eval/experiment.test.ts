@@ -173,6 +173,32 @@ describe('the experiment runner (scripted model)', () => {
     expect(again.cells.map((c) => c.evaluation)).toEqual(result.cells.map((c) => c.evaluation));
   });
 
+  it('a condition with its own model runs on it; the others on the default', async () => {
+    const out = tmp();
+    const requested: (string | undefined)[] = [];
+    const models = new Map<string, ScriptedModel>();
+    const source = async (file: string | undefined) => {
+      requested.push(file);
+      const key = file ?? 'default';
+      if (!models.has(key)) models.set(key, model());
+      return models.get(key)!;
+    };
+    const p = plan({
+      seeds: [1],
+      steps: 1,
+      conditions: [
+        { name: 'small', conditions: PRESETS.baseline },
+        { name: 'big', conditions: PRESETS.baseline, model: '/models/big.gguf' },
+      ],
+      baseline: 'small',
+    });
+    const result = await runExperiment(p, out, source, new HashEmbedder());
+    expect(requested).toEqual([undefined, '/models/big.gguf']);
+    expect(models.get('default')!.calls.length).toBeGreaterThan(0);
+    expect(models.get('/models/big.gguf')!.calls.length).toBeGreaterThan(0);
+    expect(result.cells.map((c) => c.model)).toEqual(['scripted', 'scripted']);
+  });
+
   it('restarts a cell that crashed before its first checkpoint', async () => {
     const out = tmp();
     const p = plan({ seeds: [1], conditions: plan().conditions.slice(0, 1) });

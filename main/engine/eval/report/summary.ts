@@ -56,7 +56,9 @@ export interface ConditionSummary {
   ratio: number | null;
   ratioByFunction: Record<string, number | null>;
   density: { start: number; end: number; supportedStart: number; supportedEnd: number };
-  /** Fraction of seeds in which agents[i] said they know agents[j] at the end. */
+  /** Fraction of seeds in which agents[i] said they know agents[j] at the first checkpoint. */
+  knownAtStart: (number | null)[][];
+  /** The same at the last checkpoint. */
   knownAtEnd: (number | null)[][];
   diffusion: Record<string, CurvePoint[]>;
   /** Per window label: mean attendees and fraction of seeds each agent was present. */
@@ -114,11 +116,14 @@ export function summarise(result: ExperimentResult): ExperimentSummary {
       perAgentDay[fn] = meanTotals(cells.map((c) => c.evaluation.cost.perAgentDay[fn]));
     }
     const n = agents.length;
-    const knownAtEnd = agents.map((_, i) =>
-      agents.map((__, j) =>
-        i === j ? null : mean(cells.map((c) => (c.evaluation.networks.end.known[i]?.[j] ? 1 : 0))),
-      ),
-    );
+    const knownAt = (which: 'start' | 'end') =>
+      agents.map((_, i) =>
+        agents.map((__, j) =>
+          i === j
+            ? null
+            : mean(cells.map((c) => (c.evaluation.networks[which].known[i]?.[j] ? 1 : 0))),
+        ),
+      );
     const diffusion: Record<string, CurvePoint[]> = {};
     for (const fact of result.facts) {
       const steps = new Map<
@@ -181,7 +186,8 @@ export function summarise(result: ExperimentResult): ExperimentSummary {
         supportedStart: mean(cells.map((c) => c.evaluation.networks.start.supportedDensity)),
         supportedEnd: mean(cells.map((c) => c.evaluation.networks.end.supportedDensity)),
       },
-      knownAtEnd: n > 0 ? knownAtEnd : [],
+      knownAtStart: n > 0 ? knownAt('start') : [],
+      knownAtEnd: n > 0 ? knownAt('end') : [],
       diffusion,
       coordination,
     } satisfies ConditionSummary;

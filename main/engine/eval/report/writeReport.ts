@@ -202,9 +202,15 @@ function relationshipSection(s: ExperimentSummary): string {
     .join('');
   const labels = s.agents.map((a) => a.name);
   const maps = s.conditions
-    .map(
-      (c) =>
-        `<div><h3>${esc(c.name)} — end</h3>${heatmap({ labels, values: c.knownAtEnd, title: `${c.name}: who knows whom at the end` })}</div>`,
+    .flatMap((c) =>
+      (['start', 'end'] as const).map(
+        (which) =>
+          `<div><h3>${esc(c.name)} — ${which}</h3>${heatmap({
+            labels,
+            values: which === 'start' ? c.knownAtStart : c.knownAtEnd,
+            title: `${c.name}: who knows whom at the ${which}`,
+          })}</div>`,
+      ),
     )
     .join('');
   return `<h2>Relationships</h2>
