@@ -279,7 +279,9 @@ app.on('before-quit', (event) => {
   event.preventDefault();
   if (quit === 'closing') return;
   quit = 'closing';
-  void shutdownGracefully(api.dispatch, quitTasks).then((report) => {
+  void shutdownGracefully(api.dispatch, quitTasks, {
+    simulationRunning: () => runsBroker.pid !== undefined,
+  }).then((report) => {
     for (const problem of report.problems) console.warn(`quit: ${problem}`);
     quit = 'done';
     app.quit();

@@ -55,6 +55,17 @@ describe('shutdownGracefully', () => {
     ]);
   });
 
+  it('with no simulation process running, asks nothing (so quitting starts no process)', async () => {
+    const { calls, dispatch } = recorder([{ id: 'live', status: 'running' }]);
+    const report = await shutdownGracefully(
+      dispatch,
+      [{ name: 'simulation process', dispose: () => void calls.push('dispose sim') }],
+      { simulationRunning: () => false },
+    );
+    expect(calls).toEqual(['dispose sim']);
+    expect(report).toEqual({ closed: [], problems: [] });
+  });
+
   it('on a host without a runs backend there is nothing to close', async () => {
     const api = createStudioApi({
       templatesDir: join(tmpdir(), 'none'),

@@ -36,10 +36,18 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 export async function shutdownGracefully(
   dispatch: Dispatch,
   disposers: ReadonlyArray<{ name: string; dispose(): Promise<void> | void }> = [],
-  opts: { timeoutMs?: number } = {},
+  opts: {
+    timeoutMs?: number;
+    /**
+     * False when no simulation process is running: then no run is live, and asking runs.list
+     * would start a process just to quit it.
+     */
+    simulationRunning?: () => boolean;
+  } = {},
 ): Promise<ShutdownReport> {
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const report: ShutdownReport = { closed: [], problems: [] };
+  if (opts.simulationRunning?.() === false) return dispose(disposers, timeoutMs, report);
   try {
     const list = await withTimeout(dispatch('runs.list', {}), timeoutMs, 'runs.list');
     if (list.ok) {
@@ -59,6 +67,14 @@ export async function shutdownGracefully(
   } catch (err) {
     report.problems.push((err as Error).message);
   }
+  return dispose(disposers, timeoutMs, report);
+}
+
+async function dispose(
+  disposers: ReadonlyArray<{ name: string; dispose(): Promise<void> | void }>,
+  timeoutMs: number,
+  report: ShutdownReport,
+): Promise<ShutdownReport> {
   for (const d of disposers) {
     try {
       await withTimeout(Promise.resolve(d.dispose()), timeoutMs, d.name);
