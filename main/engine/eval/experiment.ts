@@ -24,6 +24,7 @@ import type { RunConditions } from '../../../common/runs/conditions';
 import type { Scenario } from '../../../common/scenario/schema';
 import type { Embedder, LanguageModel } from '../../models/types';
 import { listCheckpoints } from '../sim/checkpoint';
+import { Clock } from '../sim/Clock';
 import { Simulation } from '../sim/Simulation';
 import type { Fact } from './diffusion';
 import { evaluateRun, type RunEvaluation } from './evaluateRun';
@@ -78,6 +79,41 @@ export type ModelSource = (path: string | undefined) => Promise<LanguageModel>;
 
 /** What the runner reports as it goes. */
 export type ExperimentProgress = (line: string) => void;
+
+/** Where the runner is, for a progress bar (the studio's Lab); `cell` counts from 0. */
+export interface ExperimentStatus {
+  cell: number;
+  cells: number;
+  condition: string;
+  seed: number;
+  phase: 'run' | 'evaluate';
+  /** Steps done of the cell's run (`steps` during its evaluation). */
+  step: number;
+  steps: number;
+  /** Game seconds since the cell's start, and the clock label. */
+  gameTime: number;
+  clock: string;
+}
+
+/** Optional controls for callers that watch and stop the runner (the studio's Lab). */
+export interface ExperimentHooks {
+  /**
+   * Checked after every step and before each cell and evaluation: when aborted, the cell in
+   * progress writes a checkpoint and the runner throws {@link ExperimentCancelled}; running
+   * the same plan again resumes from there. A cell's evaluation in progress is not cut short.
+   */
+  signal?: AbortSignal;
+  /** After every step of a cell's run, and when a cell's evaluation starts. */
+  onStatus?: (status: ExperimentStatus) => void;
+}
+
+/** Thrown by {@link runExperiment} when its hooks' signal was aborted. */
+export class ExperimentCancelled extends Error {
+  constructor(where: string) {
+    super(`experiment cancelled ${where}; run it again to resume`);
+    this.name = 'ExperimentCancelled';
+  }
+}
 
 const PLAN_FILE = 'experiment.json';
 
@@ -156,6 +192,8 @@ async function runCell(
   plan: ExperimentPlan,
   deps: { model: LanguageModel; embedder: Embedder },
   progress: ExperimentProgress,
+  hooks: ExperimentHooks,
+  index: { cell: number; cells: number },
 ): Promise<void> {
   const label = `${cell.condition} seed ${cell.seed}`;
   const checkpoints = existsSync(cell.runDir) ? listCheckpoints(cell.runDir) : [];
@@ -182,8 +220,26 @@ async function runCell(
     progress(`${label}: resumed at step ${sim.step}`);
   }
   const every = Math.max(1, Math.round(plan.steps / 4));
+  const status = () =>
+    hooks.onStatus?.({
+      ...index,
+      condition: cell.condition,
+      seed: cell.seed,
+      phase: 'run',
+      step: sim.step,
+      steps: plan.steps,
+      gameTime: sim.gameTime,
+      clock: sim.clock.label(sim.gameTime),
+    });
+  status();
   while (sim.step < plan.steps) {
+    if (hooks.signal?.aborted) {
+      sim.checkpoint(); // the resume point: nothing done so far is lost
+      progress(`${label}: cancelled at step ${sim.step}`);
+      throw new ExperimentCancelled(`at step ${sim.step} of ${label}`);
+    }
     await sim.run(1);
+    status();
     if (sim.step % every === 0 || sim.step === plan.steps) {
       progress(`${label}: step ${sim.step}/${plan.steps} (${sim.clock.label(sim.gameTime)})`);
     }
@@ -201,6 +257,7 @@ export async function runExperiment(
   models: ModelSource,
   embedder: Embedder,
   progress: ExperimentProgress = () => {},
+  hooks: ExperimentHooks = {},
 ): Promise<ExperimentResult> {
   if (plan.seeds.length === 0) throw new Error('an experiment needs at least one seed');
   if (!plan.conditions.some((c) => c.name === plan.baseline)) {
@@ -224,17 +281,32 @@ export async function runExperiment(
   const facts = plan.evaluation.facts ?? defaultFacts(plan.scenario);
   const byName = new Map(plan.conditions.map((c) => [c.name, c]));
   const cells = cellsOf(plan, out);
+  const clock = new Clock(plan.scenario.settings.startTime, plan.scenario.settings.secondsPerStep);
   const results: CellResult[] = [];
-  for (const cell of cells) {
+  for (const [i, cell] of cells.entries()) {
+    const label = `${cell.condition} seed ${cell.seed}`;
+    if (hooks.signal?.aborted) throw new ExperimentCancelled(`before ${label}`);
     const condition = byName.get(cell.condition)!;
     const model = await models(condition.model);
     const deps = { model, embedder };
-    await runCell(cell, condition, plan, deps, progress);
+    const index = { cell: i, cells: cells.length };
+    await runCell(cell, condition, plan, deps, progress, hooks, index);
     let evaluation: RunEvaluation;
     if (existsSync(cell.evalFile)) {
       evaluation = JSON.parse(readFileSync(cell.evalFile, 'utf8')) as RunEvaluation;
       progress(`${cell.condition} seed ${cell.seed}: evaluation done earlier, skipped`);
     } else {
+      if (hooks.signal?.aborted) throw new ExperimentCancelled(`before evaluating ${label}`);
+      hooks.onStatus?.({
+        ...index,
+        condition: cell.condition,
+        seed: cell.seed,
+        phase: 'evaluate',
+        step: plan.steps,
+        steps: plan.steps,
+        gameTime: plan.steps * plan.scenario.settings.secondsPerStep,
+        clock: clock.label(clock.gameSecondsAt(plan.steps)),
+      });
       const callsFile = cell.evalFile.replace(/\.json$/, '.calls.ndjson');
       mkdirSync(path.dirname(callsFile), { recursive: true });
       rmSync(callsFile, { force: true });
