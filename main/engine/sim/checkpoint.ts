@@ -94,10 +94,15 @@ export function listCheckpoints(runDir: string): number[] {
     .sort((a, b) => a - b);
 }
 
+/** The `state.json` file of the checkpoint after `step` steps. */
+export function checkpointStateFile(runDir: string, step: number): string {
+  return path.join(dirFor(runDir, step), 'state.json');
+}
+
 /** Reads and validates only the JSON state of a checkpoint (no embeddings: cheap). */
 export function readCheckpointState(runDir: string, step: number): SimSnapshot {
   return simSnapshotSchema.parse(
-    JSON.parse(readFileSync(path.join(dirFor(runDir, step), 'state.json'), 'utf8')),
+    JSON.parse(readFileSync(checkpointStateFile(runDir, step), 'utf8')),
   );
 }
 

@@ -9,13 +9,20 @@
  * frame). Step records store looks rather than re-deriving them from actions and chats so a
  * rebuilt frame equals the live one whatever cognition does (chats, waits, residents).
  */
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import type { AgentFrame, RunFrame } from '../../../common/api/runs';
 import type { Scenario } from '../../../common/scenario/schema';
-import { isSleepAction, type CurrentAction, type ResidentInfo } from '../agent/Agent';
-import { TileWorld } from '../world/TileWorld';
+import {
+  agentSnapshotSchema,
+  isSleepAction,
+  type CurrentAction,
+  type ResidentInfo,
+} from '../agent/Agent';
+import { TileWorld, tileWorldSnapshotSchema } from '../world/TileWorld';
 import type { Tile } from '../world/tile';
-import { listCheckpoints, readCheckpointState } from './checkpoint';
+import { checkpointStateFile, listCheckpoints } from './checkpoint';
 import { Clock } from './Clock';
 import type { LogEvent } from './EventLog';
 import { logCache } from './logCache';
@@ -127,14 +134,10 @@ export function frameAt(runDir: string, step: number): Frame {
     if (parent && step <= parent.step) return frameAt(parent.runDir, step);
     throw new RangeError(`${runDir} has no checkpoint at or before step ${step}`);
   }
-  const scenario = readRunScenario(runDir);
-  const clock = new Clock(scenario.settings.startTime, scenario.settings.secondsPerStep);
-  const state = readCheckpointState(runDir, checkpoint);
-  const world = TileWorld.fromSnapshot(scenario, state.world);
-  const agents = new Map<string, AgentFrame>();
-  for (const a of state.agents) {
-    agents.set(a.id, agentFrame(a, spriteOf(scenario, a), clock.gameSecondsAt(checkpoint)));
-  }
+  const { scenario, clock, world } = runOf(runDir);
+  const base = checkpointFrame(runDir, checkpoint, scenario, clock);
+  world.restoreSnapshot({ objectStates: base.objectStates });
+  const agents = new Map(base.agents.map((a) => [a.id, a]));
 
   const events = logCache.read(path.join(runDir, LOG_FILE), FRAME_TYPES);
   // The snapshot holds everything logged before its marker (changes between steps included).
@@ -161,6 +164,91 @@ export function frameAt(runDir: string, step: number): Frame {
     agents: [...agents.values()],
     objects: objectsOf(world),
   };
+}
+
+/** What frames read of a run that does not change while it goes on, by run directory. */
+const runs = new Map<string, { scenario: Scenario; clock: Clock; world: TileWorld }>();
+
+function runOf(runDir: string) {
+  let run = runs.get(runDir);
+  if (!run) {
+    const scenario = readRunScenario(runDir);
+    run = {
+      scenario,
+      clock: new Clock(scenario.settings.startTime, scenario.settings.secondsPerStep),
+      // Reused for every frame of the run: each rebuild first restores a checkpoint's states.
+      world: TileWorld.fromScenario(scenario),
+    };
+    runs.set(runDir, run);
+  }
+  return run;
+}
+
+/** What a frame needs of a snapshot: validated without the memory streams. */
+const frameStateSchema = z.object({
+  world: tileWorldSnapshotSchema,
+  agents: z.array(
+    agentSnapshotSchema.pick({
+      id: true,
+      identity: true,
+      tile: true,
+      action: true,
+      resident: true,
+    }),
+  ),
+});
+
+interface CheckpointFrame {
+  mtimeMs: number;
+  objectStates: Record<string, string>;
+  agents: AgentFrame[];
+}
+
+/**
+ * Checkpoint frames recently read, by state file (a snapshot of a long run holds every memory,
+ * so its JSON is worth reading once while the user scrubs between two checkpoints).
+ */
+const checkpointFrames = new Map<string, CheckpointFrame>();
+const CHECKPOINT_FRAMES_KEPT = 16;
+
+function checkpointFrame(
+  runDir: string,
+  step: number,
+  scenario: Scenario,
+  clock: Clock,
+): CheckpointFrame {
+  const file = checkpointStateFile(runDir, step);
+  const { mtimeMs } = statSync(file);
+  const cached = checkpointFrames.get(file);
+  if (cached && cached.mtimeMs === mtimeMs) {
+    // Most recently used last.
+    checkpointFrames.delete(file);
+    checkpointFrames.set(file, cached);
+    return cached;
+  }
+  const parsed = frameStateSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  if (!parsed.success) throw new Error(`${file}: ${z.prettifyError(parsed.error)}`);
+  const state = parsed.data;
+  const entry: CheckpointFrame = {
+    mtimeMs,
+    objectStates: state.world.objectStates,
+    agents: state.agents.map((a) =>
+      agentFrame(a, spriteOf(scenario, a), clock.gameSecondsAt(step)),
+    ),
+  };
+  checkpointFrames.delete(file);
+  checkpointFrames.set(file, entry);
+  if (checkpointFrames.size > CHECKPOINT_FRAMES_KEPT) {
+    checkpointFrames.delete(checkpointFrames.keys().next().value as string);
+  }
+  return entry;
+}
+
+/** Forgets what frames cached (the log, scenarios, checkpoint frames): a run deleted, tests. */
+export function clearFrameCaches(): void {
+  runs.clear();
+  checkpointFrames.clear();
+  logCache.clear();
 }
 
 /** The effect of an applied intervention on the frame, as its logged result tells it. */
