@@ -8,7 +8,9 @@ import { HashEmbedder, ScriptedModel } from '../testing/ScriptedModel';
 import { buildTestScenario } from '../testing/testTown';
 import { townScript } from '../testing/townScript';
 import { cellsOf, runExperiment, type ExperimentPlan } from './experiment';
+import { readScenarioFolder } from '../../packs/index';
 import {
+  checkEvaluation,
   defaultFacts,
   evaluationSchema,
   PRESETS,
@@ -105,6 +107,26 @@ describe('experiment design', () => {
     expect(() => resolveDesign(path.join(dir, 'missing.json'))).toThrow(/no such conditions file/);
     writeFileSync(file, JSON.stringify({ battery: { perCategory: 9 } }));
     expect(() => readEvaluationFile(file)).toThrow(/c\.json: battery\.perCategory/);
+  });
+
+  it('the Willow Bend example design is valid for the template', async () => {
+    const design = resolveDesign(path.join(import.meta.dirname, 'examples', 'willow-bend.json'));
+    const { scenario } = await readScenarioFolder(
+      path.join(import.meta.dirname, '..', '..', '..', 'templates', 'willow-bend'),
+    );
+    expect(() => checkEvaluation(design.evaluation, scenario)).not.toThrow();
+    expect(design.conditions.map((c) => c.name)).toEqual([
+      'baseline',
+      'cost-layer',
+      'no-reflection',
+    ]);
+    // Each fact starts in exactly one resident's seed (keyword rule), so it can spread.
+    for (const fact of design.evaluation.facts!) {
+      const holders = scenario.personas.filter((p) =>
+        fact.keywords!.every((k) => p.seed.toLowerCase().includes(k)),
+      );
+      expect(holders).toHaveLength(1);
+    }
   });
 
   it('default facts are each resident’s second seed clause', () => {
