@@ -64,6 +64,12 @@ describe('frames', () => {
     expect(moved).toBe(true);
     expect(() => frameAt(dir, 26)).toThrow(/has 25 steps; no frame after step 26/);
     expect(() => frameAt(dir, -1)).toThrow(RangeError);
+    expect(() => frameAt(path.join(dir, 'nope'), 0)).toThrow(
+      /nope is not a run directory: cannot read run\.json/,
+    );
+    expect(() => timeline(path.join(dir, 'nope'))).toThrow(
+      /not a run directory: cannot read scenario\.json/,
+    );
   });
 
   it("rebuilds a fork's frames, before its fork point from the parent run", async () => {

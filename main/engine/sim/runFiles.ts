@@ -29,17 +29,34 @@ export const BETWEEN_STEP_TYPES: ReadonlySet<string> = new Set([
   'leave',
 ]);
 
+/**
+ * A JSON file of a run directory, parsed; a missing or unreadable one is an error naming the
+ * file and what was expected there.
+ */
+function readRunJson(runDir: string, file: string): unknown {
+  const full = path.join(runDir, file);
+  let text: string;
+  try {
+    text = readFileSync(full, 'utf8');
+  } catch (error) {
+    throw new Error(`${runDir} is not a run directory: cannot read ${file}`, { cause: error });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${full} is not valid JSON`, { cause: error });
+  }
+}
+
 /** Where a fork came from (`parent` in `run.json`), or null for a run started afresh. */
 export function readRunParent(runDir: string): { runDir: string; step: number } | null {
-  const info = JSON.parse(readFileSync(path.join(runDir, RUN_FILE), 'utf8')) as {
-    parent?: { runDir: string; step: number };
-  };
+  const info = readRunJson(runDir, RUN_FILE) as { parent?: { runDir: string; step: number } };
   return info.parent ?? null;
 }
 
 /** The scenario a run was started from. */
 export function readRunScenario(runDir: string): Scenario {
-  return JSON.parse(readFileSync(path.join(runDir, SCENARIO_FILE), 'utf8')) as Scenario;
+  return readRunJson(runDir, SCENARIO_FILE) as Scenario;
 }
 
 /** A conversation as step records log it (agent/converse.ts `Conversation`). */
