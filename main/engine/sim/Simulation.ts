@@ -2,19 +2,24 @@
  * The step loop (ARCHITECTURE §4, STYLE "The engine's step loop"). One step is
  * `secondsPerStep` of game time:
  *
- *   1. apply queued interventions, recording ok | error for each;
+ *   1. apply queued interventions, recording ok | error for each (changes applied between steps
+ *      — applyNow, residents — are listed first);
  *   2. move every agent one tile along its path;
  *   3. cognition, phase A, all agents concurrently: plan a new day when one began, re-plan after
- *      a whisper, and — when awake — perceive, store observations, decide how to react;
+ *      a whisper, and — when awake — perceive, store observations, decide how to react (the
+ *      model never acts for a resident the user controls: sim/residents.ts);
  *   4. phase B, in agent order: carry out talk and wait decisions (a conversation involves two
  *      agents, so it runs alone);
  *   5. phase C, all agents concurrently: reflect when due, choose the next action;
  *      results applied in agent order (path, object states);
  *   6. append the step record to the NDJSON log; checkpoint every N steps.
  *
+ * Steps and changes between steps run one at a time, in call order.
+ *
  * Each agent's model calls run in a fixed order inside its own task, and agents only change
  * themselves in the concurrent phases, so a run is reproducible from its seed and its logged
- * model outputs, whatever order concurrent calls finish in. Agent order is persona order.
+ * model outputs, whatever order concurrent calls finish in. Agent order is persona order, then
+ * residents who joined, in order of arrival.
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
