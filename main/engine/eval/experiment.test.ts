@@ -232,13 +232,52 @@ describe('the experiment runner (scripted model)', () => {
     expect(result.cells[0].evaluation.step).toBe(3);
   });
 
-  it('refuses a different plan in the same folder, and bad evaluation settings', async () => {
+  it('grows a plan in place (more seeds, new facts), refuses changes to existing cells', async () => {
     const out = tmp();
     const p = plan({ seeds: [1], steps: 1 });
-    await runExperiment(p, out, async () => model(), new HashEmbedder());
-    await expect(
-      runExperiment({ ...p, seeds: [1, 2] }, out, async () => model(), new HashEmbedder()),
-    ).rejects.toThrow(/holds a different experiment/);
+    const m = model();
+    await runExperiment(p, out, async () => m, new HashEmbedder());
+    // One more seed: the first cell is reused, only the new one runs.
+    const lines: string[] = [];
+    await runExperiment(
+      { ...p, seeds: [1, 2] },
+      out,
+      async () => m,
+      new HashEmbedder(),
+      (l) => lines.push(l),
+    );
+    expect(lines).toContain('baseline seed 1: run finished earlier, skipped');
+    expect(lines).toContain('baseline seed 2: started');
+    // New evaluation settings: every cell evaluated again, no cell run again.
+    lines.length = 0;
+    const facts = [{ id: 'fair', statement: 'the spring fair', keywords: ['spring fair'] }];
+    const again = await runExperiment(
+      { ...p, seeds: [1, 2], evaluation: { ...p.evaluation, facts } },
+      out,
+      async () => m,
+      new HashEmbedder(),
+      (l) => lines.push(l),
+    );
+    expect(lines[0]).toBe('evaluation settings changed: every cell is evaluated again');
+    expect(lines.filter((l) => l.includes('run finished earlier'))).toHaveLength(4);
+    expect(lines.some((l) => l.includes('evaluation done earlier'))).toBe(false);
+    expect(again.cells[0].evaluation.diffusion.answers.every((a) => a.factId === 'fair')).toBe(
+      true,
+    );
+    const refused = (changed: ExperimentPlan) =>
+      expect(runExperiment(changed, out, async () => m, new HashEmbedder())).rejects;
+    await refused({ ...p, steps: 2 }).toThrow(
+      /1 steps per cell \(now 2\); its cells cannot be reused/,
+    );
+    await refused({
+      ...p,
+      conditions: [{ name: 'baseline', conditions: PRESETS['no-reflection'] }],
+    }).toThrow(/a different condition named "baseline"/);
+    const edited = buildTestScenario({ reflectionThreshold: 99 });
+    await refused({ ...p, scenario: edited }).toThrow(/another version of the scenario \(Town\)/);
+  });
+
+  it('refuses bad evaluation settings', async () => {
     const wrongPlace = plan({
       evaluation: evaluationSchema.parse({
         places: [{ place: 'Town:moon', from: '2023-02-13T10:00', to: '2023-02-13T11:00' }],

@@ -4,12 +4,14 @@
  * Re-running the same experiment skips finished cells and evaluations and resumes unfinished
  * runs from their last checkpoint.
  *
- *   <out>/experiment.json                   the plan (a different plan in the same folder is refused)
+ *   <out>/experiment.json                   the plan; a new plan may add seeds or conditions or
+ *                                           change the evaluation, but not change existing cells
  *   <out>/cells/<condition>/seed-<n>/       run directory of one cell
  *   <out>/eval/<condition>/seed-<n>.json    that cell's measurements (written when complete)
  *   <out>/eval/<condition>/seed-<n>.calls.ndjson   the evaluation's own model calls
  *   <out>/report.html, results.csv, results.json  (eval/report/)
  */
+import { createHash } from 'node:crypto';
 import {
   appendFileSync,
   existsSync,
@@ -133,6 +135,8 @@ function planRecord(plan: ExperimentPlan) {
   return {
     version: 1,
     scenario: { id: plan.scenario.id, name: plan.scenario.name },
+    /** Over the whole scenario JSON: cells of an edited scenario are not reused. */
+    scenarioSha256: createHash('sha256').update(JSON.stringify(plan.scenario)).digest('hex'),
     conditions: plan.conditions,
     baseline: plan.baseline,
     seeds: plan.seeds,
@@ -140,6 +144,37 @@ function planRecord(plan: ExperimentPlan) {
     snapshotEverySteps: plan.snapshotEverySteps,
     evaluation: plan.evaluation,
   };
+}
+type PlanRecord = ReturnType<typeof planRecord>;
+
+/**
+ * Checks that the cells already in `out` (planned by `before`) are cells of `now`: same
+ * scenario, steps and snapshot interval, and any condition present in both unchanged. Seeds and
+ * conditions may be added or dropped (cells are independent). Returns whether the evaluation
+ * settings changed, in which case every cell is evaluated again.
+ * @throws Error naming what differs.
+ */
+function compatible(before: Partial<PlanRecord>, now: PlanRecord, out: string): boolean {
+  const refuse = (what: string) => {
+    throw new Error(
+      `${out} holds an experiment with ${what}; its cells cannot be reused. ` +
+        'Use another --out folder, or delete this one',
+    );
+  };
+  if (before.scenarioSha256 !== undefined && before.scenarioSha256 !== now.scenarioSha256) {
+    refuse(`another version of the scenario (${before.scenario?.name ?? '?'})`);
+  }
+  if (before.steps !== now.steps) refuse(`${before.steps} steps per cell (now ${now.steps})`);
+  if (before.snapshotEverySteps !== now.snapshotEverySteps) {
+    refuse(`snapshots every ${before.snapshotEverySteps} steps (now ${now.snapshotEverySteps})`);
+  }
+  for (const c of now.conditions) {
+    const old = before.conditions?.find((o) => o.name === c.name);
+    if (old && JSON.stringify(old) !== JSON.stringify(c)) {
+      refuse(`a different condition named "${c.name}"`);
+    }
+  }
+  return JSON.stringify(before.evaluation) !== JSON.stringify(now.evaluation);
 }
 
 function writeJsonAtomic(file: string, value: unknown): void {
@@ -268,16 +303,13 @@ export async function runExperiment(
   const record = planRecord(plan);
   const planFile = path.join(out, PLAN_FILE);
   if (existsSync(planFile)) {
-    const before = readFileSync(planFile, 'utf8');
-    if (before !== `${JSON.stringify(record, null, 1)}\n`) {
-      throw new Error(
-        `${out} holds a different experiment (${PLAN_FILE} differs: scenario, conditions, seeds, ` +
-          'steps or evaluation); use another --out folder or delete it',
-      );
+    const before = JSON.parse(readFileSync(planFile, 'utf8')) as Partial<PlanRecord>;
+    if (compatible(before, record, out)) {
+      progress('evaluation settings changed: every cell is evaluated again');
+      rmSync(path.join(out, 'eval'), { recursive: true, force: true });
     }
-  } else {
-    writeJsonAtomic(planFile, record);
   }
+  writeJsonAtomic(planFile, record);
   const facts = plan.evaluation.facts ?? defaultFacts(plan.scenario);
   const byName = new Map(plan.conditions.map((c) => [c.name, c]));
   const cells = cellsOf(plan, out);
