@@ -461,6 +461,11 @@ export class Simulation {
 
   private async interviewNow(agentId: string, question: string): Promise<string> {
     const agent = this.agent(agentId);
+    if (agent.resident) {
+      throw new Error(
+        `"${agent.name}" is controlled by a resident; the model does not answer for them`,
+      );
+    }
     const step = this.stepIndex - 1;
     const log = this.log;
     const inner = this.deps.model;

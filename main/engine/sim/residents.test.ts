@@ -136,6 +136,9 @@ describe('residents', () => {
     );
     await expect(sim.say(agentId, 'ada', '   ')).rejects.toThrow(/say: .*text/s);
     await expect(sim.join(neo)).rejects.toThrow('someone called "Neo Park" already lives');
+    await expect(sim.interview(agentId, 'Who are you?')).rejects.toThrow(
+      '"Neo Park" is controlled by a resident; the model does not answer for them',
+    );
   });
 
   it('survives a kill: resumed from the checkpoint and the log, it ends in the same state', async () => {
