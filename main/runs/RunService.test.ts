@@ -25,6 +25,14 @@ function setup(opts: { snapshotEverySteps?: number; pid?: number; dataDir?: stri
     chat: async (file) => {
       if (file.endsWith('missing.gguf')) throw new Error(`no model file at ${file}`);
       loaded.push(file);
+      if (file.endsWith('failing.gguf')) {
+        return new ScriptedModel({
+          ...townScript(),
+          'plan.daily': () => {
+            throw new Error('the model ran out of memory');
+          },
+        });
+      }
       return new ScriptedModel(townScript());
     },
     embedding: async (folder) => {
@@ -360,6 +368,29 @@ describe('RunService (scripted model)', () => {
     expect(ada.memories.some((m) => m.description.includes('Are you coming to the fair?'))).toBe(
       true,
     );
+  });
+
+  it('a failing step unloads the run with a clear message; it reopens from its snapshot', async () => {
+    const { call, events, dataDir } = setup();
+    const { id } = await call(
+      'runs.create',
+      createInput({ chatModelPath: '/models/failing.gguf' }),
+    );
+    await expect(call('runs.step', { runId: id, steps: 3 })).rejects.toMatchObject({
+      code: 'rejected',
+      message: `step 0 of run "${id}" failed: the model ran out of memory`,
+    });
+    expect(events.at(-1)!.payload).toMatchObject({
+      runId: id,
+      status: 'stored',
+      message: expect.stringContaining('open the run to resume from its last snapshot'),
+    });
+    expect(existsSync(path.join(dataDir, 'runs', id, LOCK_FILE))).toBe(false);
+    expect((await call('runs.list', {}))[0]).toMatchObject({ id, status: 'stored', steps: 0 });
+    const { frame } = await call('runs.open', { runId: id, chatModelPath: '/models/chat.gguf' });
+    expect(frame.step).toBe(0);
+    expect((await call('runs.step', { runId: id, steps: 2 })).step).toBe(2);
+    expect((await call('runs.list', {}))[0].models.chat).toBe('/models/chat.gguf');
   });
 
   it('names what is wrong: unknown run, run not live, bad scenario, missing model', async () => {
