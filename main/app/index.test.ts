@@ -66,6 +66,8 @@ function makeFake() {
       this.bounds = { x: o.x ?? 0, y: o.y ?? 0, width: o.width, height: o.height };
       windows.push(this);
     }
+    reloads = 0;
+    reload = () => void this.reloads++;
     loadFile = () => Promise.resolve();
     show = () => undefined;
     maximize = () => undefined;
@@ -259,6 +261,16 @@ describe('the Electron entry', () => {
       height: 700,
       maximized: false,
     });
+
+    // A crashed page is reloaded; one that keeps crashing is reported instead.
+    for (let i = 0; i < 4; i++)
+      win.webContents.emit('render-process-gone', {}, { reason: 'crashed' });
+    expect(win.reloads).toBe(3);
+    expect(f.errorBoxes).toEqual([
+      ['The studio window keeps crashing', expect.stringContaining('4 times')],
+    ]);
+    win.webContents.emit('render-process-gone', {}, { reason: 'clean-exit' });
+    expect(win.reloads).toBe(3);
 
     // Quit is deferred once for the shutdown, then goes through; no simulation process was
     // running, so none is started to ask about runs.

@@ -200,9 +200,21 @@ function createWindow(): BrowserWindow {
   });
   // A reloaded page has not subscribed yet: hold OS-opened packs until it asks again.
   win.webContents.on('did-start-loading', () => openRequests.reset());
-  // A crashed page comes back (its library is in IndexedDB, autosaved on every edit).
+  // A crashed page comes back (its library is in IndexedDB, autosaved on every edit), but a
+  // page that keeps crashing is not reloaded forever: the user is told instead.
+  const crashes: number[] = [];
   win.webContents.on('render-process-gone', (_event, details) => {
-    if (details.reason !== 'clean-exit') win.reload();
+    if (details.reason === 'clean-exit') return;
+    const now = Date.now();
+    crashes.push(now);
+    while (crashes.length > 0 && crashes[0]! < now - 60_000) crashes.shift();
+    if (crashes.length <= 3) win.reload();
+    else
+      dialog.showErrorBox(
+        'The studio window keeps crashing',
+        `The page stopped ${crashes.length} times in a minute (last: ${details.reason}). ` +
+          'Your towns are saved; restart the studio.',
+      );
   });
   win.on('closed', () => {
     if (mainWindow === win) mainWindow = null;
