@@ -398,7 +398,9 @@ export class Simulation {
    */
   get conversations(): readonly Conversation[] {
     this.chatHistory ??= conversationsInLog(this.runDir, this.stepIndex);
-    return this.chatHistory;
+    // Residents' lines since the last step join the history with the next step record.
+    const pending = saidIn(this.appliedNow);
+    return pending.length ? [...this.chatHistory, ...pending] : this.chatHistory;
   }
 
   /** Steps completed so far. */
@@ -638,11 +640,7 @@ export class Simulation {
       record.interventions.push({ ...item, ...(await this.applyOne(item, mind)) });
     }
     // What residents said since the last step shows with this step's conversations.
-    for (const item of record.interventions) {
-      if (item.name === 'say' && item.ok) {
-        record.chats.push((item.result as { conversation: Conversation }).conversation);
-      }
-    }
+    record.chats.push(...saidIn(record.interventions));
 
     // 2. Movement: one tile per step along the current path.
     for (const agent of this.agents) {
@@ -790,6 +788,13 @@ export class Simulation {
   private logCall(call: LoggedCall): void {
     this.log.append({ type: 'llm', step: this.callStep, ...call });
   }
+}
+
+/** The conversations of residents' `say` lines among applied interventions. */
+function saidIn(applied: readonly (QueuedIntervention & InterventionOutcome)[]): Conversation[] {
+  return applied
+    .filter((i) => i.name === 'say' && i.ok)
+    .map((i) => (i.result as { conversation: Conversation }).conversation);
 }
 
 /** How others perceive `agent` right now (reverie's event triple plus a sentence). */

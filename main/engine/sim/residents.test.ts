@@ -91,13 +91,19 @@ describe('residents', () => {
       ]),
     );
     expect(memoriesOf(sim, agentId)).toContain(`Cy Moss said to Neo Park: "${reply}"`);
-    // Cy stops to talk, and the exchange shows with the next step's conversations.
+    // Cy stops to talk, and the exchange shows with the next step's conversations (and at
+    // once in the inspector).
     expect(currentFrame(sim).agents.find((a) => a.id === 'cy')?.chattingWith).toBe(agentId);
+    expect(agentDetail(sim, 'cy').conversations.at(-1)?.transcript).toEqual([
+      'Neo Park: Hello Cy, what are you planting?',
+      `Cy Moss: ${reply}`,
+    ]);
     await sim.run(1);
     const record = steps(dir).at(-1);
     expect(record?.chats).toEqual([expect.objectContaining({ participants: [agentId, 'cy'] })]);
     const detail = agentDetail(sim, 'cy');
     expect(detail.relationships.find((r) => r.agentId === agentId)?.conversations).toBe(1);
+    expect(detail.conversations.filter((c) => c.participants.includes(agentId))).toHaveLength(1);
     expect(runStats(dir).relationships.agents.map((a) => a.id)).toContain(agentId);
 
     // Ten more steps: the model was never asked anything for the resident, and nobody
