@@ -1,6 +1,7 @@
 /**
  * `simulacra experiment` argument handling (the real run is in experiment.integration.test.ts).
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -53,6 +54,25 @@ describe('simulacra experiment: argument errors', () => {
     const broken = await cli('experiment', ...base, '--conditions', file);
     expect(broken.code).toBe(1);
     expect(broken.err[0]).toMatch(/conditions\.json: conditions: /);
+  });
+
+  it('a missing model file fails with 1 before anything is written', async () => {
+    const out = path.join(dir, 'never');
+    const r = await cli(
+      'experiment',
+      'town',
+      '--conditions',
+      'baseline',
+      '--model',
+      path.join(dir, 'missing.gguf'),
+      '--embed',
+      'e',
+      '--out',
+      out,
+    );
+    expect(r.code).toBe(1);
+    expect(r.err[0]).toMatch(/missing\.gguf: no such model file \(--model\)/);
+    expect(existsSync(out)).toBe(false);
   });
 
   it('is listed in --help', async () => {

@@ -4,6 +4,7 @@
  * (report.html, results.csv, results.json). Re-running the same command resumes: finished
  * cells and evaluations are skipped, unfinished runs continue from their last checkpoint.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
 import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
@@ -99,6 +100,15 @@ export const experimentCommand: CliCommand = {
       if (values.eval) design.evaluation = readEvaluationFile(values.eval);
       if (!values.model && design.conditions.some((c) => !c.model)) {
         throw new UsageError('--model <file.gguf> is required (some conditions name no model)');
+      }
+      // Before anything is written: every model file must exist.
+      for (const c of design.conditions) {
+        const file = c.model ?? values.model!;
+        if (!existsSync(file)) {
+          throw new Error(
+            `${file}: no such model file (${c.model ? `condition "${c.name}"` : '--model'})`,
+          );
+        }
       }
       const { scenario, warnings } = await loadScenarioSource(subject);
       printWarnings(warnings, io);
