@@ -142,6 +142,19 @@ describe('lifestyle policy', () => {
     expect(notes.filter((n) => n.kind === 'action.cached')).toHaveLength(4);
   });
 
+  it('ignores stored policies from an embedder of another size', async () => {
+    const { h, ada, mind, notes } = await setup();
+    await actHour(ada, mind, 0);
+    for (const p of ada.costLayer.policies) p.embedding = [...p.embedding, 0];
+    const from = h.model.calls.length;
+    await nextAction(ada, mind(3600));
+    expect(fnsSince(h, from)).toEqual(['plan.decompose']);
+    expect(notes.filter((n) => n.kind.startsWith('policy')).at(-1)).toMatchObject({
+      kind: 'policy.miss',
+      reason: 'none',
+    });
+  });
+
   it('drops a decomposition interrupted before all its tasks had actions', async () => {
     const { ada, mind, stored } = await setup();
     await nextAction(ada, mind(0));

@@ -24,6 +24,16 @@ import type { Mind } from './mind';
 
 /** Cached `action` answers kept per agent; the oldest entry goes first when full. */
 export const ACTION_CACHE_LIMIT = 1000;
+/**
+ * Policies kept per agent, newest last; the oldest goes first when full. Bounds the snapshot
+ * (each policy carries its embedding) and the lookup over a long run.
+ */
+export const POLICY_LIMIT = 300;
+
+/** An embedding as stored: 7 significant digits (float32 precision), so snapshots stay small. */
+export function storedEmbedding(vector: ArrayLike<number>): number[] {
+  return Array.from(vector, (x) => Number(x.toPrecision(7)));
+}
 
 /** Cosine similarity of two vectors (0 when either is zero). */
 export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
@@ -81,10 +91,13 @@ export async function lookupPolicy(
   known: readonly string[],
 ): Promise<PolicyLookup> {
   const [vector] = await mind.embedder.embed([plan]);
-  const embedding = Array.from(vector);
+  const embedding = storedEmbedding(vector);
   const threshold = costLayerOf(mind).policySimilarity;
   const ranked = agent.costLayer.policies
-    .map((policy) => ({ policy, similarity: cosine(vector, policy.embedding) }))
+    // Policies embedded by a model of another size (the store outlives embedder changes)
+    // cannot be compared; they are left alone.
+    .filter((policy) => policy.embedding.length === embedding.length)
+    .map((policy) => ({ policy, similarity: cosine(embedding, policy.embedding) }))
     .sort((x, y) => y.similarity - x.similarity);
   if (ranked.length === 0) return { hit: false, embedding, similarity: null, reason: 'none' };
   const knownSet = new Set(known);
@@ -206,6 +219,7 @@ export function recordAction(
   agent.costLayer.policyRun = null;
   if (agent.costLayer.policies.some((p) => p.id === policy.id)) return null;
   agent.costLayer.policies.push(policy);
+  if (agent.costLayer.policies.length > POLICY_LIMIT) agent.costLayer.policies.shift();
   mind.costLayer?.policyStored(agent, policy);
   mind.costLayer?.note({
     kind: 'policy.stored',
