@@ -1,0 +1,194 @@
+/**
+ * The `lab.*` part of the StudioApi: experiments (seeds × conditions over a scenario, then the
+ * evaluation and a report) and the lifestyle policies runs keep per persona. Served by the
+ * simulation process (main/runs/lab), like `runs.*`: an experiment is long model work and must
+ * never block main.
+ *
+ * Experiments live in `<data folder>/experiments/<id>/`, the folder layout `simulacra
+ * experiment --out` writes (main/engine/eval/README.md), so an experiment made by the CLI in
+ * that folder is listed too. The studio adds `lab.json` (name, models, game duration) and
+ * `scenario.json` beside `experiment.json`, which is what lets it resume one.
+ *
+ * One heavy job at a time in the simulation process: an experiment refuses to start while a run
+ * is live, and a run refuses to be created, opened or forked while an experiment runs.
+ */
+import { z } from 'zod';
+import type { Contract } from './contract';
+import { ABLATIONS, costLayerSchema } from '../runs/conditions';
+import { scenarioShape } from '../scenario/schema';
+
+export const experimentIdSchema = z
+  .string()
+  .regex(
+    /^[a-z0-9][a-z0-9._-]{0,79}$/,
+    'expected an experiment id (lower-case letters, digits, ".", "_", "-")',
+  );
+
+/** One condition of an experiment: its name (a folder name) and what it switches. */
+export const labConditionSchema = z.object({
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'expected letters, digits, ".", "_" or "-"'),
+  ablation: z.enum(ABLATIONS).default('full'),
+  costLayer: costLayerSchema.prefault({}),
+  /** A GGUF file for this condition instead of the experiment's chat model. */
+  model: z.string().min(1).max(4096).optional(),
+});
+export type LabCondition = z.infer<typeof labConditionSchema>;
+
+export const experimentStatusSchema = z.enum([
+  /** Running in the simulation process now. */
+  'running',
+  /** Stopped before the end (cancelled, failed, or the studio quit); `lab.experiments.start` resumes it. */
+  'incomplete',
+  /** Every cell ran and was evaluated; the report is written. */
+  'done',
+]);
+export type ExperimentStatus = z.infer<typeof experimentStatusSchema>;
+
+export const experimentSummarySchema = z.object({
+  id: experimentIdSchema,
+  name: z.string(),
+  scenarioName: z.string(),
+  /** The library document it was made from; null for one made by the CLI. */
+  scenarioId: z.string().nullable(),
+  /** ISO time of creation (of experiment.json for a CLI experiment). */
+  createdAt: z.string(),
+  status: experimentStatusSchema,
+  conditions: z.array(
+    z.object({
+      name: z.string(),
+      ablation: z.string(),
+      costLayer: z.object({
+        lifestylePolicy: z.boolean(),
+        socialMemory: z.boolean(),
+        mindWandering: z.boolean(),
+      }),
+      model: z.string().nullable(),
+    }),
+  ),
+  baseline: z.string(),
+  seeds: z.array(z.number().int()),
+  steps: z.number().int(),
+  /** Game seconds each cell covers. */
+  gameSeconds: z.number(),
+  /** Cells whose run and evaluation are finished, of all cells. */
+  cellsDone: z.number().int(),
+  cells: z.number().int(),
+  hasReport: z.boolean(),
+  /** False for a CLI experiment (no models or scenario recorded): resume it with the CLI. */
+  resumable: z.boolean(),
+  models: z.object({ chat: z.string(), embedding: z.string() }).nullable(),
+  /** Why it stopped, for an incomplete one that failed or was cancelled. */
+  message: z.string().nullable(),
+});
+export type ExperimentSummary = z.infer<typeof experimentSummarySchema>;
+
+export const experimentProgressSchema = z.object({
+  id: experimentIdSchema,
+  /** The cell in progress, counting from 0, of `cells`. */
+  cell: z.number().int(),
+  cells: z.number().int(),
+  condition: z.string(),
+  seed: z.number().int(),
+  phase: z.enum(['run', 'evaluate']),
+  step: z.number().int(),
+  steps: z.number().int(),
+  /** The game clock of the cell in progress. */
+  clock: z.string(),
+  /** Fraction of the whole experiment's steps done (evaluation not counted), 0–1. */
+  fraction: z.number(),
+  /** Estimated real seconds until every cell has run (null until a rate is known). */
+  etaSeconds: z.number().nullable(),
+});
+export type ExperimentProgress = z.infer<typeof experimentProgressSchema>;
+
+/** One stored lifestyle policy, as the policies panel shows it (no embedding). */
+export const policyViewSchema = z.object({
+  id: z.string(),
+  plan: z.string(),
+  tasks: z.array(z.object({ task: z.string(), minutes: z.number(), location: z.string() })),
+  /** Objects the policy used and the state each must be in for it to be reused. */
+  condition: z.array(z.object({ object: z.string(), state: z.string() })),
+  /** Game clock when it was stored. */
+  storedAt: z.string(),
+});
+export type PolicyView = z.infer<typeof policyViewSchema>;
+
+const expRef = z.object({ id: experimentIdSchema });
+
+export const labMethods = {
+  'lab.experiments.list': {
+    input: z.object({ scenarioId: z.string().optional() }),
+    output: z.array(experimentSummarySchema),
+  },
+  /**
+   * Writes a new experiment for `scenario` and starts it (unless `start` is false). Seeds are the
+   * scenario's seed, +1, +2, …; each cell runs `gameMinutes` of game time.
+   */
+  'lab.experiments.create': {
+    input: z.object({
+      scenario: scenarioShape,
+      scenarioId: z.string().max(200).nullable().default(null),
+      name: z.string().max(200).optional(),
+      conditions: z.array(labConditionSchema).min(1).max(16),
+      /** Name of the condition ratios are taken against (default: the first). */
+      baseline: z.string().optional(),
+      seeds: z.number().int().min(1).max(20).default(1),
+      gameMinutes: z
+        .number()
+        .min(1)
+        .max(7 * 24 * 60),
+      chatModelPath: z.string().min(1).max(4096),
+      embeddingModelPath: z.string().min(1).max(4096),
+      /** Interview battery questions per category (0–5; fewer is faster). */
+      batteryPerCategory: z.number().int().min(0).max(5).default(1),
+      start: z.boolean().default(true),
+    }),
+    output: experimentSummarySchema,
+  },
+  /** Starts or resumes an experiment: finished cells are skipped, unfinished runs resume. */
+  'lab.experiments.start': { input: expRef, output: experimentSummarySchema },
+  /** Asks the running experiment to stop after its current step (a checkpoint is written). */
+  'lab.experiments.cancel': { input: expRef, output: z.object({ cancelling: z.boolean() }) },
+  'lab.experiments.delete': { input: expRef, output: z.object({}) },
+  /** The written report: report.html (self-contained, no script), results.csv, results.json. */
+  'lab.experiments.report': {
+    input: expRef,
+    output: z.object({ html: z.string(), csv: z.string(), json: z.string() }),
+  },
+  /**
+   * The lifestyle policies stored for a scenario's personas (`<data folder>/policies`), per
+   * persona id; keys of the scenario that match none of `personaIds` come back with their key.
+   */
+  'lab.policies.list': {
+    input: z.object({ scenarioId: z.string().min(1), personaIds: z.array(z.string()).default([]) }),
+    output: z.object({
+      folder: z.string(),
+      personas: z.array(
+        z.object({
+          key: z.string(),
+          personaId: z.string().nullable(),
+          policies: z.array(policyViewSchema),
+          /** Set when the file could not be read (it is left as it is). */
+          error: z.string().nullable(),
+        }),
+      ),
+    }),
+  },
+  /** Deletes the stored policies of one persona of the scenario, or of all its personas. */
+  'lab.policies.clear': {
+    input: z.object({ scenarioId: z.string().min(1), personaId: z.string().min(1).optional() }),
+    output: z.object({ cleared: z.number().int() }),
+  },
+} as const;
+
+export const labEvents = {
+  /** After every step of the running experiment's current cell, and when an evaluation starts. */
+  'lab.onDidExperimentProgress': experimentProgressSchema,
+  /** The experiment's status changed (started, finished, cancelled, failed). */
+  'lab.onDidChangeExperiment': experimentSummarySchema,
+} as const;
+
+export const labContract = { methods: labMethods, events: labEvents } satisfies Contract;
+export type LabContract = typeof labContract;

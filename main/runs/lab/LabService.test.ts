@@ -1,0 +1,402 @@
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { InputOf, OutputOf } from '../../../common/api/contract';
+import { labContract, type LabContract } from '../../../common/api/lab';
+import { runsContract } from '../../../common/api/runs';
+import { serveApi } from '../../api/serve';
+import { FilePolicyStore, policyKey } from '../../engine/agent/policyStore';
+import type { LifestylePolicy } from '../../engine/agent/costLayerState';
+import { runExperiment } from '../../engine/eval/experiment';
+import { evaluationSchema, resolveDesign } from '../../engine/eval/experimentConfig';
+import { listCheckpoints } from '../../engine/sim/checkpoint';
+import { HashEmbedder, ScriptedModel } from '../../engine/testing/ScriptedModel';
+import { buildTestScenario } from '../../engine/testing/testTown';
+import { townScript } from '../../engine/testing/townScript';
+import type { CompletionRequest } from '../../models/types';
+import type { ModelLoader } from '../modelCache';
+import { RunService } from '../RunService';
+import { LabService } from './LabService';
+import { RunActivity } from './oneHeavyJob';
+import { sharedModelLoader } from './sharedModels';
+
+type Method = keyof LabContract['methods'];
+type Event = { event: string; payload: Record<string, unknown> };
+
+/** The town script plus answers for the evaluation's interviews. */
+function scripted() {
+  return new ScriptedModel({
+    ...townScript(),
+    interview: (request: CompletionRequest<unknown>, n: number) => {
+      const props = (request.schema as { properties: Record<string, unknown> }).properties;
+      if ('yes' in props) return { yes: request.agentId === 'ada', detail: 'Yes, I do.' };
+      return { answer: `answer ${n + 1}` };
+    },
+  });
+}
+
+/** A Lab and a run service over one data folder, sharing models, wired as simProcess does. */
+function setup(opts: { now?: () => number } = {}) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lab-svc-'));
+  const events: Event[] = [];
+  const loads: string[] = [];
+  const disposed: string[] = [];
+  const loader: ModelLoader = {
+    chat: async (file) => {
+      loads.push(file);
+      const m = scripted();
+      const dispose = m.dispose.bind(m);
+      m.dispose = async () => {
+        disposed.push(file);
+        await dispose();
+      };
+      return m;
+    },
+    embedding: async (folder) => {
+      loads.push(folder);
+      return new HashEmbedder();
+    },
+  };
+  const models = sharedModelLoader(loader);
+  const activity = new RunActivity();
+  // eslint-disable-next-line prefer-const -- the emitter needs the served API, built after it
+  let api: ReturnType<typeof serveApi>;
+  const runs = new RunService({
+    dataDir,
+    models,
+    emit: (event, payload) => {
+      activity.see(event, payload);
+      api.emit(event, payload);
+    },
+  });
+  const lab = new LabService({
+    dataDir,
+    models,
+    emit: (event, payload) => api.emit(event, payload),
+    busyReason: () => activity.busyReason(),
+    snapshotEverySteps: 100,
+    ...(opts.now ? { now: opts.now } : {}),
+  });
+  api = serveApi(
+    {
+      methods: { ...runsContract.methods, ...labContract.methods },
+      events: { ...runsContract.events, ...labContract.events },
+    },
+    { ...activity.guard(runs.handlers(), () => lab.busy), ...lab.handlers() },
+  );
+  const listeners: ((e: Event) => void)[] = [];
+  api.onEvent((event, payload) => {
+    const e = { event, payload: payload as Record<string, unknown> };
+    events.push(e);
+    for (const l of listeners) l(e);
+  });
+  const call = async <K extends Method>(
+    method: K,
+    input: InputOf<LabContract, K>,
+  ): Promise<OutputOf<LabContract, K>> => {
+    const r = await api.dispatch(method, input);
+    if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
+    return r.output as OutputOf<LabContract, K>;
+  };
+  const callAny = async (method: string, input: unknown): Promise<unknown> => {
+    const r = await api.dispatch(method, input);
+    if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
+    return r.output;
+  };
+  cleanups.push(async () => {
+    await lab.dispose();
+    await runs.dispose();
+  });
+  return { dataDir, events, listeners, loads, disposed, lab, call, callAny };
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
+const createInput = (
+  extra: Partial<InputOf<LabContract, 'lab.experiments.create'>> = {},
+): InputOf<LabContract, 'lab.experiments.create'> => ({
+  scenario: buildTestScenario(),
+  scenarioId: 'doc-1',
+  name: 'Tiny lab',
+  conditions: [
+    { name: 'baseline' },
+    {
+      name: 'cost-layer',
+      costLayer: { lifestylePolicy: true, socialMemory: true, mindWandering: true },
+    },
+  ],
+  seeds: 1,
+  gameMinutes: 3, // the test town steps 60 game seconds: 3 steps per cell
+  chatModelPath: '/models/chat.gguf',
+  embeddingModelPath: '/models/embed',
+  ...extra,
+});
+
+const progressOf = (events: Event[], id: string) =>
+  events
+    .filter((e) => e.event === 'lab.onDidExperimentProgress' && e.payload.id === id)
+    .map((e) => e.payload);
+
+describe('the Lab (scripted model)', () => {
+  it('runs 1 seed × 2 conditions to a report, with progress, and lists it as done', async () => {
+    const t = setup();
+    const started = await t.call('lab.experiments.create', createInput());
+    expect(started.status).toBe('running');
+    expect(started.cells).toBe(2);
+    await t.lab.idle();
+
+    const [listed] = await t.call('lab.experiments.list', { scenarioId: 'doc-1' });
+    expect(listed).toMatchObject({
+      id: started.id,
+      name: 'Tiny lab',
+      status: 'done',
+      cellsDone: 2,
+      cells: 2,
+      hasReport: true,
+      resumable: true,
+      steps: 3,
+      gameSeconds: 180,
+      message: null,
+    });
+    expect(await t.call('lab.experiments.list', { scenarioId: 'other' })).toEqual([]);
+
+    const progress = progressOf(t.events, started.id);
+    expect(progress.map((p) => `${p.condition}:${p.phase}`)).toEqual(
+      expect.arrayContaining(['baseline:run', 'baseline:evaluate', 'cost-layer:run']),
+    );
+    const runSteps = progress.filter((p) => p.phase === 'run');
+    expect(runSteps.at(-1)).toMatchObject({ cell: 1, cells: 2, step: 3, steps: 3, fraction: 1 });
+    expect(runSteps.every((p) => typeof p.clock === 'string' && p.clock !== '')).toBe(true);
+    const statuses = t.events
+      .filter((e) => e.event === 'lab.onDidChangeExperiment')
+      .map((e) => e.payload.status);
+    expect(statuses).toEqual(['running', 'done']);
+
+    const report = await t.call('lab.experiments.report', { id: started.id });
+    expect(report.html).toContain('<html');
+    expect(report.html).toContain('cost-layer');
+    expect(report.csv.split('\n')[0]).toBe('section,condition,seed,subject,metric,value');
+    expect(report.csv).toMatch(/^cost\.run,baseline,/m);
+    expect(JSON.parse(report.json)).toBeTypeOf('object');
+    // The models went back when it finished: one load each, one dispose of the chat model.
+    expect(t.loads).toEqual(['/models/embed', '/models/chat.gguf']);
+    expect(t.disposed).toEqual(['/models/chat.gguf']);
+  });
+
+  it('cancel stops after the current step with a checkpoint; start resumes from there', async () => {
+    // A clock that moves 1 s per reading: every step's progress gets through the throttle.
+    let clock = 0;
+    const t = setup({ now: () => (clock += 1000) });
+    let cancelAt: number | null = null;
+    const created = await t.call('lab.experiments.create', createInput({ start: false }));
+    expect(created.status).toBe('incomplete');
+    // Cancel as soon as the first cell has made a step (the call aborts synchronously).
+    t.listeners.push((e) => {
+      if (cancelAt !== null || e.event !== 'lab.onDidExperimentProgress') return;
+      if ((e.payload.step as number) < 1) return;
+      cancelAt = e.payload.step as number;
+      void t.call('lab.experiments.cancel', { id: created.id });
+    });
+    const started = await t.call('lab.experiments.start', { id: created.id });
+    expect(started.status).toBe('running');
+    await t.lab.idle();
+    const [stopped] = await t.call('lab.experiments.list', {});
+    expect(stopped.status).toBe('incomplete');
+    expect(stopped.message).toMatch(
+      /^experiment cancelled at step \d of baseline seed \d+; run it again to resume$/,
+    );
+    expect(stopped.cellsDone).toBe(0);
+    expect(stopped.hasReport).toBe(false);
+    const cell0 = path.join(t.dataDir, 'experiments', created.id, 'cells', 'baseline');
+    const runDir = path.join(cell0, readdirOne(cell0));
+    const at = listCheckpoints(runDir).at(-1)!;
+    expect(at).toBeGreaterThanOrEqual(cancelAt!);
+    expect(at).toBeLessThan(3);
+    await expect(t.call('lab.experiments.report', { id: created.id })).rejects.toThrow(
+      /has no report\.html yet/,
+    );
+
+    await t.call('lab.experiments.start', { id: created.id });
+    await t.lab.idle();
+    const [done] = await t.call('lab.experiments.list', {});
+    expect(done).toMatchObject({ status: 'done', cellsDone: 2, message: null });
+    // Resumed, not restarted: the checkpoint written at the cancel is still there.
+    expect(listCheckpoints(runDir)).toContain(at);
+    expect(listCheckpoints(runDir).at(-1)).toBe(3);
+  });
+
+  it('one heavy job at a time: no experiment beside a live run, no run beside an experiment', async () => {
+    const t = setup();
+    const run = (await t.callAny('runs.create', {
+      scenario: buildTestScenario(),
+      chatModelPath: '/models/chat.gguf',
+      embeddingModelPath: '/models/embed',
+    })) as { id: string };
+    await expect(t.call('lab.experiments.create', createInput())).rejects.toThrow(
+      `run "${run.id}" is live; close it in the run view before starting an experiment`,
+    );
+    // Nothing was written for the refused experiment.
+    expect(await t.call('lab.experiments.list', {})).toEqual([]);
+    await t.callAny('runs.close', { runId: run.id });
+
+    const exp = await t.call('lab.experiments.create', createInput());
+    await expect(t.callAny('runs.open', { runId: run.id })).rejects.toThrow(
+      `experiment "${exp.id}" is running in the simulation process`,
+    );
+    await expect(t.call('lab.experiments.delete', { id: exp.id })).rejects.toThrow(
+      /is running; cancel it before deleting it/,
+    );
+    await t.lab.idle();
+    // The run and the experiment shared one loaded chat model while both held it.
+    expect(t.loads.filter((f) => f === '/models/chat.gguf').length).toBeGreaterThanOrEqual(1);
+    await t.callAny('runs.open', { runId: run.id });
+    await t.call('lab.experiments.delete', { id: exp.id });
+    expect(existsSync(path.join(t.dataDir, 'experiments', exp.id))).toBe(false);
+  });
+
+  it('rejects a bad experiment with a message naming the field', async () => {
+    const t = setup();
+    await expect(
+      t.call('lab.experiments.create', createInput({ conditions: [{ name: 'a' }, { name: 'a' }] })),
+    ).rejects.toThrow('conditions: the name "a" is used twice');
+    await expect(
+      t.call('lab.experiments.create', createInput({ baseline: 'nope' })),
+    ).rejects.toThrow('baseline: "nope" is not one of the conditions (baseline, cost-layer)');
+    await expect(
+      t.call('lab.experiments.create', createInput({ conditions: [{ name: '../up' }] })),
+    ).rejects.toThrow(/conditions\[0\]\.name: expected letters, digits/);
+    await expect(t.call('lab.experiments.start', { id: 'no-such' })).rejects.toThrow(
+      'no experiment "no-such"',
+    );
+  });
+
+  it('lists an experiment the CLI wrote into the folder, and will not resume it', async () => {
+    const t = setup();
+    const out = path.join(t.dataDir, 'experiments', 'from-cli');
+    const design = resolveDesign('baseline,no-reflection');
+    await runExperiment(
+      {
+        scenario: buildTestScenario(),
+        conditions: design.conditions,
+        baseline: design.baseline,
+        seeds: [1],
+        steps: 2,
+        snapshotEverySteps: 10,
+        evaluation: evaluationSchema.parse({ battery: { perCategory: 0 }, diffusionPoints: 1 }),
+      },
+      out,
+      async () => scripted(),
+      new HashEmbedder(),
+    );
+    const [listed] = await t.call('lab.experiments.list', {});
+    expect(listed).toMatchObject({
+      id: 'from-cli',
+      scenarioId: null,
+      status: 'incomplete', // the CLI writes the report after the runner; here nobody did
+      cellsDone: 2,
+      cells: 2,
+      resumable: false,
+      models: null,
+      gameSeconds: 120,
+      baseline: 'baseline',
+    });
+    expect(listed.conditions.map((c) => c.ablation)).toEqual(['full', 'no-reflection']);
+    await expect(t.call('lab.experiments.start', { id: 'from-cli' })).rejects.toThrow(
+      /was made by the CLI .* resume it with `simulacra experiment/,
+    );
+  });
+});
+
+describe('lifestyle policies in the Lab', () => {
+  const policy = (id: string, plan: string): LifestylePolicy => ({
+    id,
+    plan,
+    embedding: [1, 0],
+    tasks: [
+      {
+        task: 'grind beans',
+        minutes: 5,
+        action: {
+          location: 'Town:cafe:kitchen:stove',
+          emoji: '☕',
+          predicate: 'grinds',
+          object: 'beans',
+          objectState: 'ground',
+        },
+      },
+    ],
+    condition: [{ object: 'Town:cafe:kitchen:stove', state: 'idle' }],
+    storedAt: 'Monday 08:00',
+  });
+
+  it('lists a scenario’s policies per persona, clears one persona, then all', async () => {
+    const t = setup();
+    const store = new FilePolicyStore(path.join(t.dataDir, 'policies'));
+    store.add(policyKey('doc-1', 'ada'), policy('p1', 'make coffee'));
+    store.add(policyKey('doc-1', 'ada'), policy('p2', 'open the cafe'));
+    store.add(policyKey('doc-1', 'bo'), policy('p3', 'read'));
+    store.add(policyKey('doc-2', 'ada'), policy('p4', 'other town'));
+    const list = await t.call('lab.policies.list', {
+      scenarioId: 'doc-1',
+      personaIds: ['ada', 'bo', 'cy'],
+    });
+    expect(list.folder).toBe(path.join(t.dataDir, 'policies'));
+    expect(list.personas.map((p) => [p.personaId, p.policies.map((x) => x.plan)])).toEqual([
+      ['ada', ['make coffee', 'open the cafe']],
+      ['bo', ['read']],
+    ]);
+    expect(list.personas[0].policies[0]).toEqual({
+      id: 'p1',
+      plan: 'make coffee',
+      tasks: [{ task: 'grind beans', minutes: 5, location: 'Town:cafe:kitchen:stove' }],
+      condition: [{ object: 'Town:cafe:kitchen:stove', state: 'idle' }],
+      storedAt: 'Monday 08:00',
+    });
+
+    expect(await t.call('lab.policies.clear', { scenarioId: 'doc-1', personaId: 'ada' })).toEqual({
+      cleared: 2,
+    });
+    const after = await t.call('lab.policies.list', {
+      scenarioId: 'doc-1',
+      personaIds: ['ada', 'bo'],
+    });
+    expect(after.personas.map((p) => p.personaId)).toEqual(['bo']);
+
+    expect(await t.call('lab.policies.clear', { scenarioId: 'doc-1' })).toEqual({ cleared: 1 });
+    expect((await t.call('lab.policies.list', { scenarioId: 'doc-1' })).personas).toEqual([]);
+    // Another scenario's policies are untouched.
+    expect(store.load(policyKey('doc-2', 'ada')).map((p) => p.id)).toEqual(['p4']);
+  });
+
+  it('a damaged policy file is listed with its error (left alone) and can be cleared', async () => {
+    const t = setup();
+    const folder = path.join(t.dataDir, 'policies');
+    mkdirSync(folder, { recursive: true });
+    const key = policyKey('doc-1', 'ada');
+    writeFileSync(path.join(folder, `${key}.json`), '{"version": 1, "key": ');
+    const list = await t.call('lab.policies.list', { scenarioId: 'doc-1', personaIds: ['ada'] });
+    expect(list.personas).toHaveLength(1);
+    expect(list.personas[0].error).toMatch(/policy file .*doc-1--ada\.json is not valid JSON/);
+    expect(readFileSync(path.join(folder, `${key}.json`), 'utf8')).toBe('{"version": 1, "key": ');
+    expect(await t.call('lab.policies.clear', { scenarioId: 'doc-1', personaId: 'ada' })).toEqual({
+      cleared: 0,
+    });
+    expect(existsSync(path.join(folder, `${key}.json`))).toBe(false);
+  });
+});
+
+function readdirOne(dir: string): string {
+  const [only] = readdirSync(dir);
+  return only;
+}
