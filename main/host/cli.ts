@@ -9,7 +9,9 @@ import { resolve } from 'node:path';
 import { createStudioApi } from '../api/studio';
 import { startWebHost } from './server';
 import { defaultDataDir } from '../api/dataDir';
+import { inferenceFrom, loadSettingsSync } from '../api/settings';
 import { createRunsBroker, forkNodeSimProcess } from '../runs/broker';
+import { readSimOptions } from '../runs/simOptions';
 
 const root = resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({
@@ -24,9 +26,16 @@ const version = (
 ).version;
 
 const dataDir = defaultDataDir();
-// Simulations run in a child process (started on the first runs.* call); SIMULACRA_SIM_OPTIONS
-// in the environment reaches it too (main/runs/simOptions.ts).
-const runsBroker = createRunsBroker({ spawn: forkNodeSimProcess({ dataDir }) });
+// Simulations run in a child process (started on the first runs.* call) with the threads and
+// GPU mode from the settings, read at each start; SIMULACRA_SIM_OPTIONS in the environment
+// (main/runs/simOptions.ts) overrides them (the e2e suite's tiny test models).
+const runsBroker = createRunsBroker({
+  spawn: forkNodeSimProcess(() => ({
+    dataDir,
+    ...inferenceFrom(loadSettingsSync(dataDir).settings),
+    ...readSimOptions(),
+  })),
+});
 
 try {
   const host = await startWebHost({

@@ -13,7 +13,7 @@
 import path from 'node:path';
 import type { Handlers } from '../../common/api/contract';
 import { ApiError, type ApiErrorShape } from '../../common/api/protocol';
-import { runsEvents, runsMethods, type RunsContract } from '../../common/api/runs';
+import { simEvents, simMethods, type SimContract } from '../../common/api/studio';
 import type { Emit } from '../api/handlers';
 import type { RunsBackendFactory } from '../api/studio';
 import { connectToProcess, type ProcessClient, type ProcessPort } from '../proc/channel';
@@ -78,7 +78,7 @@ export function createRunsBroker(opts: RunsBrokerOptions): RunsBroker {
     const started = connectToProcess(port);
     client = started;
     live = null;
-    for (const event of Object.keys(runsEvents)) {
+    for (const event of Object.keys(simEvents)) {
       started.on(event, (payload) => {
         if (client !== started) return;
         track(event, payload);
@@ -114,8 +114,8 @@ export function createRunsBroker(opts: RunsBrokerOptions): RunsBroker {
     backend(e) {
       emit = e;
       return Object.fromEntries(
-        Object.keys(runsMethods).map((method) => [method, (input: unknown) => call(method, input)]),
-      ) as unknown as Handlers<RunsContract>;
+        Object.keys(simMethods).map((method) => [method, (input: unknown) => call(method, input)]),
+      ) as unknown as Handlers<SimContract>;
     },
     get pid() {
       return client?.pid;
@@ -140,18 +140,25 @@ export const SIM_PROCESS_SOURCE = path.join(import.meta.dirname, 'simProcess.ts'
 
 /**
  * Starts the simulation process as a Node child running the TypeScript entry through tsx
- * (web mode, tests). `options` reach it through SIMULACRA_SIM_OPTIONS, on top of any the
- * parent's environment already sets.
+ * (web mode, tests). `options` (or a function giving them, read at each start so a settings
+ * change applies to the next process) reach it through SIMULACRA_SIM_OPTIONS, on top of any
+ * the parent's environment already sets.
  */
 export function forkNodeSimProcess(
-  options: SimOptions,
+  options: SimOptions | (() => SimOptions),
   extra: { maxOldSpaceMiB?: number; env?: NodeJS.ProcessEnv } = {},
 ): () => ProcessPort {
   const env = extra.env ?? process.env;
   return () =>
     forkProcess(SIM_PROCESS_SOURCE, {
       execArgv: ['--import', 'tsx'],
-      env: { ...env, ...simOptionsEnv({ ...readSimOptions(env), ...options }) },
+      env: {
+        ...env,
+        ...simOptionsEnv({
+          ...readSimOptions(env),
+          ...(typeof options === 'function' ? options() : options),
+        }),
+      },
       ...(extra.maxOldSpaceMiB ? { maxOldSpaceMiB: extra.maxOldSpaceMiB } : {}),
     });
 }
