@@ -7,8 +7,9 @@ import { useMemo, useState, type ReactNode } from 'react';
 import type { AgentDetail } from '../../../common/api/runs';
 import { useShallow } from 'zustand/react/shallow';
 import { useRun, useRunStore } from './RunProvider';
+import { NO_AGENTS } from './runStore';
 import { InterviewChat, WhisperBox } from './Interventions';
-import { minuteLabel } from './format';
+import { headEmoji, minuteLabel } from './format';
 import { filterMemories, reflectionTree, type MemoryKind, type ReflectionNode } from './memories';
 
 function Section({
@@ -47,7 +48,7 @@ function Section({
 /** People on the map, to pick one when none is selected. */
 export function PeopleList() {
   const store = useRunStore();
-  const agents = useRun((s) => s.frame?.agents ?? []);
+  const agents = useRun((s) => s.frame?.agents ?? NO_AGENTS);
   if (agents.length === 0) return <p className="muted panel__pad">No one is on the map yet.</p>;
   return (
     <ul className="run-people" data-testid="run-people">
@@ -59,7 +60,7 @@ export function PeopleList() {
             data-testid="run-person"
             onClick={() => void store.getState().selectAgent(a.id)}
           >
-            <span className="run-people__emoji">{a.asleep ? '💤' : a.emoji || '·'}</span>
+            <span className="run-people__emoji">{a.asleep ? '💤' : headEmoji(a.emoji) || '·'}</span>
             <span className="run-people__name">
               {a.name}
               {a.resident && <span className="chat__tag">you</span>}
@@ -106,7 +107,7 @@ function AgentSections({ agent }: { agent: AgentDetail }) {
     <>
       <div className="inspector__identity" data-testid="inspector-identity">
         <h2 data-testid="inspector-name">
-          {agent.frame.emoji} {agent.name}
+          {headEmoji(agent.frame.emoji)} {agent.name}
           {agent.resident && <span className="chat__tag">you</span>}
         </h2>
         <p className="inspector__now" data-testid="inspector-action">

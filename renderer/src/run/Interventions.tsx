@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useRun, useRunStore } from './RunProvider';
+import { NO_LINES } from './runStore';
 
 export function ObjectStatePopover({
   address,
@@ -73,12 +74,16 @@ export function ObjectStatePopover({
 export function InterviewChat({ agentName }: { agentName: string }) {
   const store = useRunStore();
   const { lines, pending } = useRun(
-    useShallow((s) => ({ lines: s.interview?.lines ?? [], pending: s.pending })),
+    useShallow((s) => ({ lines: s.interview?.lines ?? NO_LINES, pending: s.pending })),
   );
   const [question, setQuestion] = useState('');
   const [remember, setRemember] = useState(false);
-  const endRef = useRef<HTMLDivElement>(null);
-  useEffect(() => endRef.current?.scrollIntoView({ block: 'nearest' }), [lines.length]);
+  const linesRef = useRef<HTMLDivElement>(null);
+  // Scroll the chat itself to its newest line (scrollIntoView would scroll the panel too).
+  useEffect(() => {
+    const el = linesRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [lines.length]);
   const send = () => {
     if (!question.trim() || pending) return;
     void store.getState().ask(question, remember);
@@ -86,7 +91,7 @@ export function InterviewChat({ agentName }: { agentName: string }) {
   };
   return (
     <div className="chat" data-testid="interview">
-      <div className="chat__lines" data-testid="interview-lines">
+      <div className="chat__lines" data-testid="interview-lines" ref={linesRef}>
         {lines.length === 0 && (
           <p className="muted">
             Ask {agentName} anything. They answer as themselves, from their memories; time does not
@@ -103,7 +108,6 @@ export function InterviewChat({ agentName }: { agentName: string }) {
             {l.remembered && <span className="chat__tag">remembered</span>}
           </div>
         ))}
-        <div ref={endRef} />
       </div>
       <div className="chat__input">
         <textarea

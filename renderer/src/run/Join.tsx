@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Dialog } from '../components/Dialog';
 import { useRun, useRunStore } from './RunProvider';
+import { NO_AGENTS } from './runStore';
 import { SPRITE_NAMES, SpritePicker } from '../personas/SpritePicker';
 
 /** Tiles within which the user can talk to someone (a conversation needs closeness). */
@@ -13,7 +14,7 @@ export const TALK_RADIUS_TILES = 4;
 
 export function JoinDialog({ onClose }: { onClose(): void }) {
   const store = useRunStore();
-  const agents = useRun((s) => s.frame?.agents ?? []);
+  const agents = useRun((s) => s.frame?.agents ?? NO_AGENTS);
   const [mode, setMode] = useState<'new' | 'takeover'>('new');
   const [firstName, setFirstName] = useState('');
   const [lastName, setLastName] = useState('');
@@ -136,7 +137,7 @@ export function ResidentPanel() {
   const { resident, agents, pending } = useRun(
     useShallow((s) => ({
       resident: s.resident,
-      agents: s.liveFrame?.agents ?? [],
+      agents: s.liveFrame?.agents ?? NO_AGENTS,
       pending: s.pending,
     })),
   );

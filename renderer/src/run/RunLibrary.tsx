@@ -29,7 +29,15 @@ export function RunLibrary() {
           data-testid="run-open-view"
           onClick={() => store.getState().setOpen(!open)}
         >
-          {open ? '✎ Back to the editor' : '▶ Simulate'}
+          {open ? '‹ Back to the editor' : '▶ Simulate'}
+        </button>
+        <button
+          type="button"
+          className="button"
+          data-testid="run-new"
+          onClick={() => store.setState({ open: true, startDialogOpen: true })}
+        >
+          + New run
         </button>
       </div>
       <ul className="library-list run-library__list" data-testid="run-list">
@@ -68,7 +76,7 @@ function RunItem({ run }: { run: RunSummary }) {
         title={run.parent ? `Forked from ${run.parent.runId} at step ${run.parent.step}` : run.id}
       >
         <span className="library-item__name">
-          {run.parent && '⑂ '}
+          {run.parent && '↳ '}
           {run.name}
           <span className={`run-status run-status--${run.status}`}>
             {run.status === 'crashed' ? 'crashed · Resume' : run.status}

@@ -30,6 +30,7 @@ import { useTilesetImage } from '../canvas/tileset';
 import { useElementSize } from '../canvas/useElementSize';
 import { agentAtPoint, objectAt, objectPlaces, SpriteTweens } from './mapGeometry';
 import type { Bubble } from './runStore';
+import { headEmoji } from './format';
 
 type Frame = { x: number; y: number; w: number; h: number };
 const SPRITE_FRAMES = spriteSheet.frames as Record<string, Frame>;
@@ -238,7 +239,7 @@ export function RunMap(props: RunMapProps) {
       const cx = sx(p.x + 0.5);
       const top = sy(p.y - 0.25);
       ctx.font = `${emojiPx}px system-ui, "Noto Color Emoji", sans-serif`;
-      const emoji = a.asleep ? '💤' : a.emoji;
+      const emoji = a.asleep ? '💤' : headEmoji(a.emoji);
       if (emoji) ctx.fillText(emoji, cx, top - emojiPx * 0.6);
       if (a.id === selectedAgentId || a.id === hover?.id || a.id === residentId || cam.scale >= 1) {
         ctx.font = '600 11px system-ui, sans-serif';
@@ -276,6 +277,10 @@ export function RunMap(props: RunMapProps) {
     }
 
     if (tweens.current.moving(now)) dirty.current = true;
+    // The camera as "x,y,scale" on the element, so tests can aim at a tile.
+    const camText = `${cam.x.toFixed(1)},${cam.y.toFixed(1)},${cam.scale.toFixed(4)}`;
+    const box = containerRef.current;
+    if (box && box.dataset.camera !== camText) box.dataset.camera = camText;
     // The last paints' cost, for the frame-time benchmark (read by scripts/*.bench.ts).
     const times = drawTimes.current;
     times.push(performance.now() - t0);
@@ -381,6 +386,7 @@ export function RunMap(props: RunMapProps) {
       data-testid="run-map"
       data-step={frame?.step ?? ''}
       data-agents={frame?.agents.length ?? 0}
+      data-positions={frame?.agents.map((a) => `${a.id}:${a.x},${a.y}`).join(';') ?? ''}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
       onPointerUp={onPointerUp}
@@ -396,7 +402,7 @@ export function RunMap(props: RunMapProps) {
         >
           <strong>{hovered.name}</strong>
           <span>
-            {hovered.emoji} {hovered.asleep ? 'asleep' : hovered.action}
+            {headEmoji(hovered.emoji)} {hovered.asleep ? 'asleep' : hovered.action}
           </span>
           <span className="muted">{hovered.address}</span>
         </div>

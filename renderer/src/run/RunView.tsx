@@ -35,7 +35,8 @@ export function RunView() {
       resident: s.resident,
     })),
   );
-  const [starting, setStarting] = useState(false);
+  const starting = useRun((s) => s.startDialogOpen);
+  const setStarting = (startDialogOpen: boolean) => store.setState({ startDialogOpen });
   const [popover, setPopover] = useState<{ address: string; x: number; y: number } | null>(null);
   useKeyboard();
 
@@ -43,7 +44,7 @@ export function RunView() {
   const showRun = runId && summary && summary.scenarioId === doc.id;
   return (
     <main className="main run-view" data-testid="run-view">
-      <RunToolbar onStart={() => setStarting(true)} />
+      <RunToolbar />
       {showRun ? (
         <>
           <div className="run-view__stage">
@@ -114,7 +115,7 @@ function NoRun({ onStart }: { onStart(): void }) {
   );
 }
 
-function RunToolbar({ onStart }: { onStart(): void }) {
+function RunToolbar() {
   const store = useRunStore();
   const { summary, pending, speed, follow, selectedAgentId, resident, viewStep } = useRun(
     useShallow((s) => ({
@@ -141,7 +142,7 @@ function RunToolbar({ onStart }: { onStart(): void }) {
         onClick={() => store.getState().setOpen(false)}
         title="Back to the map editor (the run keeps going)"
       >
-        ✎ Edit town
+        ‹ Edit town
       </button>
       {watching && (
         <span className="run-toolbar__name" data-testid="run-name" title={summary.id}>
@@ -180,7 +181,7 @@ function RunToolbar({ onStart }: { onStart(): void }) {
             onClick={() => void store.getState().stepOnce()}
             title="One step (.)"
           >
-            ⏭ Step
+            Step ›
           </button>
           <select
             className="select"
@@ -221,7 +222,7 @@ function RunToolbar({ onStart }: { onStart(): void }) {
               data-testid="run-join-open"
               onClick={() => setJoining(true)}
             >
-              Step into the town…
+              Join…
             </button>
           )}
         </>
@@ -232,10 +233,6 @@ function RunToolbar({ onStart }: { onStart(): void }) {
           {pending}
         </span>
       )}
-      <span className="run-toolbar__spacer" />
-      <button type="button" className="button" data-testid="run-new" onClick={onStart}>
-        + New run
-      </button>
       {joining && <JoinDialog onClose={() => setJoining(false)} />}
     </div>
   );

@@ -127,7 +127,7 @@ export function Timeline() {
           }
           onClick={() => void store.getState().fork(frameStep)}
         >
-          ⑂ Fork from here
+          Fork from here
         </button>
       </div>
       {bookmarks.length > 0 && (

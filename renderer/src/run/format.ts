@@ -29,3 +29,20 @@ export function minuteLabel(minute: number): string {
   const m = ((Math.round(minute) % 1440) + 1440) % 1440;
   return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 }
+
+const PICTOGRAPH = /\p{Extended_Pictographic}|\p{Regional_Indicator}/u;
+
+/**
+ * The emoji of an action as drawn over a head: at most two emoji (grapheme clusters), anything
+ * else dropped — a small or confused model may answer the emoji field with letters.
+ */
+export function headEmoji(text: string): string {
+  const out: string[] = [];
+  for (const { segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(
+    text,
+  )) {
+    if (PICTOGRAPH.test(segment)) out.push(segment);
+    if (out.length === 2) break;
+  }
+  return out.join('');
+}

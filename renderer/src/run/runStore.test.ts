@@ -89,6 +89,7 @@ function fakeRuns() {
   const emit = (name: string, payload: unknown) => listeners.get(name)?.forEach((l) => l(payload));
   const calls: { method: string; input: unknown }[] = [];
   let step = 0;
+  const created: RunSummary[] = [];
   const log: { type: string; step: number; [k: string]: unknown }[] = [];
   const frameDelays = new Map<number, number>();
   const record = (method: string, input: unknown) => calls.push({ method, input });
@@ -97,10 +98,14 @@ function fakeRuns() {
     runs: {
       list: async (input: unknown) => {
         record('list', input);
-        return [summary('run-old', { createdAt: '2025-01-01T00:00:00.000Z', status: 'crashed' })];
+        return [
+          ...created,
+          summary('run-old', { createdAt: '2025-01-01T00:00:00.000Z', status: 'crashed' }),
+        ];
       },
       create: async (input: unknown) => {
         record('create', input);
+        created.push(summary('run-1'));
         return summary('run-1');
       },
       open: async (input: { runId: string }) => {

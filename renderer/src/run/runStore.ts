@@ -49,6 +49,10 @@ export interface ChatLine {
   remembered?: boolean;
 }
 
+/** Stable empty lists for selectors (a fresh `[]` per call would re-render forever). */
+export const NO_AGENTS: RunFrame['agents'] = [];
+export const NO_LINES: ChatLine[] = [];
+
 /** Steps a speech bubble stays up (a step is ~10 game seconds; long enough to read). */
 export const BUBBLE_STEPS = 6;
 /** How many log events the event panel keeps. */
@@ -141,6 +145,8 @@ export interface StartRunOptions {
 export interface RunState {
   /** Whether the main area shows the run view (else the editor). */
   open: boolean;
+  /** Whether the start-run dialog is up. */
+  startDialogOpen: boolean;
   /** The scenario whose runs the library lists. */
   scenarioId: string | null;
   runs: RunSummary[];
@@ -383,6 +389,11 @@ export function createRunStore(deps: RunDeps): RunStore {
         summary: s.summary
           ? { ...s.summary, steps: Math.max(s.summary.steps, e.frame.step) }
           : null,
+        runs: s.runs.map((r) =>
+          r.id === e.runId
+            ? { ...r, steps: Math.max(r.steps, e.frame.step), gameSeconds: e.frame.gameTime }
+            : r,
+        ),
       });
       for (const i of e.interventions)
         if (!i.ok) deps.reportError(`${i.name} was not applied`, { message: i.error ?? '' });
@@ -390,11 +401,17 @@ export function createRunStore(deps: RunDeps): RunStore {
       if (following) scheduleAgentRefresh();
     }
 
-    function onStatus(e: StatusEvent) {
+    function setStatus(runId: string, status: RunSummary['status']) {
       set((s) => ({
-        runs: s.runs.map((r) => (r.id === e.runId ? { ...r, status: e.status } : r)),
-        summary: s.summary?.id === e.runId ? { ...s.summary, status: e.status } : s.summary,
+        runs: s.runs.map((r) => (r.id === runId ? { ...r, status } : r)),
+        summary: s.summary?.id === runId ? { ...s.summary, status } : s.summary,
       }));
+    }
+
+    function onStatus(e: StatusEvent) {
+      setStatus(e.runId, e.status);
+      // The library's figures (steps, tokens, game time) are current whenever a run stops.
+      if (e.status !== 'running' && e.status !== 'loading') void get().loadRuns(get().scenarioId);
       if (e.status === 'crashed')
         deps.reportError('The simulation stopped', {
           message: `${e.message ?? 'The simulation process ended unexpectedly.'} Resume continues from the last snapshot.`,
@@ -411,6 +428,7 @@ export function createRunStore(deps: RunDeps): RunStore {
 
     return {
       open: false,
+      startDialogOpen: false,
       scenarioId: null,
       runs: [],
       runsLoaded: false,
@@ -593,16 +611,23 @@ export function createRunStore(deps: RunDeps): RunStore {
         const runId = get().runId;
         if (!runId) return;
         if (get().viewStep !== null) set({ viewStep: null, frame: get().liveFrame });
-        await guarded('Could not play the run', () =>
+        const ok = await guarded('Could not play the run', () =>
           api.runs.play({ runId, stepsPerSecond: get().speed }),
         );
+        if (ok) setStatus(runId, 'running');
       },
 
       async pause() {
         const runId = get().runId;
         if (!runId) return;
-        const frame = await guarded('Could not pause the run', () => api.runs.pause({ runId }));
+        // The run stops after the step in progress, which can take a while (a model call).
+        set({ pending: 'Pausing after this step…' });
+        const frame = await guarded('Could not pause the run', () =>
+          api.runs.pause({ runId }),
+        ).finally(() => set({ pending: null }));
         if (frame && get().runId === runId) {
+          // Answered: the run is paused (its status event may trail the answer).
+          setStatus(runId, 'paused');
           set((s) => ({
             liveFrame: frame,
             frame: s.viewStep === null ? frame : s.frame,

@@ -1,0 +1,121 @@
+/**
+ * The run view against a real simulation: the web host's simulation process loads the project's
+ * generated tiny GGUF and embedder (e2e/prepare-data.ts), and a 3-person town (Willow Bend)
+ * lives for a few steps. Random weights make the words nonsense but every answer is
+ * schema-valid, so every part of the pipeline runs for real.
+ */
+import type { Locator, Page } from '@playwright/test';
+import { createFromTemplate, expect, openStudio, test } from './helpers';
+
+/** The Lantern Square fountain in Willow Bend (tile 17,24): an object to set a state on. */
+const FOUNTAIN = { x: 17, y: 24, address: 'Willow Bend:Lantern Square:fountain plaza:fountain' };
+
+async function positions(map: Locator): Promise<string> {
+  return (await map.getAttribute('data-positions')) ?? '';
+}
+
+async function step(map: Locator): Promise<number> {
+  return Number((await map.getAttribute('data-step')) ?? '0');
+}
+
+/** Clicks the centre of tile (x, y) on the live map, using the camera the map reports. */
+async function clickTile(page: Page, map: Locator, x: number, y: number): Promise<void> {
+  const cam = ((await map.getAttribute('data-camera')) ?? '0,0,1').split(',').map(Number);
+  const [cx, cy, scale] = cam as [number, number, number];
+  const box = (await map.boundingBox())!;
+  await page.mouse.click(box.x + cx + (x + 0.5) * 32 * scale, box.y + cy + (y + 0.5) * 32 * scale);
+}
+
+test('a 3-person run: watch, inspect, interview, change the world, pause, scrub back, fork', async ({
+  page,
+}) => {
+  test.setTimeout(420_000);
+  await openStudio(page);
+  await createFromTemplate(page);
+
+  // Start a run with the generated tiny models the data folder holds.
+  await page.getByTestId('run-open-view').click();
+  await expect(page.getByTestId('run-empty')).toContainText('Run this town');
+  await page.getByTestId('run-start-open').click();
+  const dialog = page.getByTestId('start-run-dialog');
+  await expect(dialog.getByTestId('start-chat-model')).toHaveValue(/tiny-test-llama\.gguf$/);
+  await expect(dialog.getByTestId('start-embedding-model')).toHaveValue(/tiny-test-embedder$/);
+  await dialog.getByTestId('start-name').fill('E2E run');
+  // Mid-morning, so people are up and about soon.
+  await dialog.getByTestId('start-time').fill('2024-04-15T10:00');
+  await dialog.getByTestId('start-run-submit').click();
+  await expect(dialog).toBeHidden({ timeout: 120_000 });
+  await expect(page.getByTestId('run-status')).toHaveText('paused');
+  const map = page.getByTestId('run-map');
+  await expect(map).toHaveAttribute('data-agents', '3');
+  const canvas = page.getByTestId('run-map-canvas');
+  const before = await canvas.screenshot();
+  const startPositions = await positions(map);
+
+  // Play (capped at 10 steps/s) until someone has walked; the canvas shows it.
+  await page.getByTestId('run-speed').selectOption('10');
+  await page.getByTestId('run-play').click();
+  await expect(page.getByTestId('run-status')).toHaveText('running');
+  await expect
+    .poll(async () => (await positions(map)) !== startPositions, { timeout: 240_000 })
+    .toBe(true);
+  await page.getByTestId('run-pause').click();
+  // Pausing waits for the step in progress (an awake town's step makes model calls).
+  await expect(page.getByTestId('run-status')).toHaveText('paused', { timeout: 180_000 });
+  await expect(page.getByTestId('run-play')).toBeVisible();
+  // Let the last glide settle, then compare pixels.
+  await page.waitForTimeout(800);
+  const after = await canvas.screenshot();
+  expect(after.equals(before), 'the map must look different after people moved').toBe(false);
+  const pausedAt = await step(map);
+  expect(pausedAt).toBeGreaterThan(0);
+  await expect(page.getByTestId('run-clock')).not.toHaveText('–');
+
+  // The inspector: a person with a memory stream.
+  await page.getByTestId('run-tab-people').click();
+  await page.getByTestId('run-person').first().click();
+  const inspector = page.getByTestId('inspector');
+  await expect(inspector.getByTestId('inspector-name')).not.toBeEmpty();
+  await expect(inspector.getByTestId('memory-item').first()).toBeVisible();
+
+  // Interview, remembered: an answer comes back and retrieval scores show why.
+  await inspector.getByTestId('interview-input').fill('What are you doing today?');
+  await inspector.getByTestId('interview-remember').check();
+  await inspector.getByTestId('interview-send').click();
+  await expect(inspector.getByTestId('interview-answer')).toBeVisible({ timeout: 120_000 });
+  expect(
+    (await inspector.getByTestId('interview-answer').innerText()).trim().length,
+  ).toBeGreaterThan(0);
+  await expect(inspector.getByTestId('retrieval-scores').first()).toBeVisible({ timeout: 30_000 });
+  await expect(
+    inspector.getByTestId('retrieval-scores').first().locator('tbody tr').first(),
+  ).toBeVisible();
+
+  await page.getByTestId('run-panel').evaluate((el) => el.scrollTo(0, 0));
+  await page.screenshot({ path: 'e2e/screenshots/run.png' });
+
+  // Change the world: the fountain freezes over, and the event log says so.
+  await clickTile(page, map, FOUNTAIN.x, FOUNTAIN.y);
+  const popover = page.getByTestId('object-popover');
+  await expect(popover).toContainText('fountain');
+  await popover.getByTestId('object-state-input').fill('frozen over');
+  await popover.getByTestId('object-state-apply').click();
+  await expect(popover).toBeHidden();
+  await page.getByTestId('run-tab-events').click();
+  await expect(page.getByTestId('event-list')).toContainText('fountain → frozen over');
+  await expect(page.getByTestId('event-list')).toContainText('What are you doing today?');
+
+  // Scrub back: the map shows an earlier step, rebuilt from the log.
+  const range = page.getByTestId('timeline-range');
+  await range.fill('1');
+  await expect(page.getByTestId('timeline-pos')).toHaveText(new RegExp(`^Step 1 of ${pausedAt}`));
+  await expect(map).toHaveAttribute('data-step', '1');
+
+  // Fork from here: a new run, live and paused, next to the first in the library.
+  await page.getByTestId('timeline-fork').click();
+  await expect(page.getByTestId('run-item')).toHaveCount(2, { timeout: 120_000 });
+  await expect(page.getByTestId('run-status')).toHaveText('paused');
+  await expect(page.getByTestId('timeline-pos')).toHaveText(/^Live · step \d+/);
+  await expect(page.getByTestId('run-name')).not.toHaveText('E2E run');
+  await expect(map).toHaveAttribute('data-agents', '3');
+});

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { compact, duration, headEmoji, minuteLabel } from './format';
+
+describe('format', () => {
+  it('keeps only emoji for the head label, at most two', () => {
+    expect(headEmoji('☕')).toBe('☕');
+    expect(headEmoji('👩‍🍳🍳🔥')).toBe('👩‍🍳🍳');
+    expect(headEmoji('tSTZ')).toBe('');
+    expect(headEmoji('a📖b')).toBe('📖');
+  });
+  it('writes figures compactly', () => {
+    expect(compact(950)).toBe('950');
+    expect(compact(4_550_000)).toBe('4.55M');
+    expect(compact(12_345)).toBe('12k');
+    expect(duration(3725)).toBe('1 h 02 min');
+    expect(duration(null)).toBe('–');
+    expect(minuteLabel(7 * 60 + 5)).toBe('07:05');
+  });
+});
