@@ -103,6 +103,16 @@ test('a damaged settings.json shows a notice; saving replaces it and keeps a cop
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await writeFile(settingsFile!, '{"threads": "many", ');
 
+  // At the next start the studio says so at once…
+  await page.reload();
+  const panel = page.getByTestId('error-panel').filter({ hasText: 'Settings were reset' });
+  await expect(panel).toContainText('not valid JSON');
+  await panel
+    .getByRole('button', { name: /dismiss|close/i })
+    .first()
+    .click();
+
+  // …and the settings screen explains it too.
   dialog = await openSettings(page);
   await expect(dialog.getByTestId('settings-notice')).toContainText('not valid JSON');
   await expect(dialog.getByTestId('settings-notice')).toContainText(settingsFile!);

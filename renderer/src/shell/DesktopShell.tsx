@@ -69,6 +69,17 @@ export function DesktopShell() {
     };
   }, [store, runCommand]);
 
+  // A damaged settings.json is worth saying at launch, not only when Settings is opened.
+  useEffect(() => {
+    studio.settings.get({}).then(
+      (s) => {
+        if (s.notice)
+          store.getState().reportError('Settings were reset to defaults', { message: s.notice });
+      },
+      () => undefined, // the host is unreachable: the library already says so
+    );
+  }, [store]);
+
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key === ',') {
