@@ -135,6 +135,8 @@ async function openPackFile(path: string): Promise<void> {
     openRequests.push(read.request);
     recent = addRecent(recent, path);
     app.addRecentDocument(path);
+    // macOS keeps running with no window; a pack opened then needs one to land in.
+    if (app.isReady() && !mainWindow) mainWindow = createWindow();
     if (mainWindow?.isMinimized()) mainWindow.restore();
     mainWindow?.focus();
   }
