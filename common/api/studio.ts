@@ -7,6 +7,7 @@ import { scenarioShape } from '../scenario/schema';
 import { issueSchema } from './protocol';
 import type { ClientOf, Contract } from './contract';
 import { runsEvents, runsMethods } from './runs';
+import { labEvents, labMethods } from './lab';
 import { interopMethods } from './interop';
 import { settingsMethods } from './settings';
 import { desktopEvents, desktopMethods } from './desktop';
@@ -80,7 +81,7 @@ export const downloadProgressSchema = z.object({
 });
 export type DownloadProgressEvent = z.infer<typeof downloadProgressSchema>;
 
-/** The methods main answers itself; `runs.*` are the simulation process's. */
+/** The methods main answers itself; `runs.*` and `lab.*` are the simulation process's. */
 export const coreMethods = {
   'app.info': {
     input: z.object({}),
@@ -152,8 +153,14 @@ export const coreEvents = {
 export const coreContract = { methods: coreMethods, events: coreEvents } satisfies Contract;
 export type CoreContract = typeof coreContract;
 
-export const studioMethods = { ...coreMethods, ...runsMethods } as const;
-export const studioEvents = { ...coreEvents, ...runsEvents } as const;
+/** What the simulation process serves (`runs.*`, `lab.*`); main's broker forwards it unchanged. */
+export const simMethods = { ...runsMethods, ...labMethods } as const;
+export const simEvents = { ...runsEvents, ...labEvents } as const;
+export const simContract = { methods: simMethods, events: simEvents } satisfies Contract;
+export type SimContract = typeof simContract;
+
+export const studioMethods = { ...coreMethods, ...simMethods } as const;
+export const studioEvents = { ...coreEvents, ...simEvents } as const;
 
 export const studioContract = { methods: studioMethods, events: studioEvents } satisfies Contract;
 export type StudioContract = typeof studioContract;

@@ -5,13 +5,18 @@
  */
 import type { Handlers } from '../../common/api/contract';
 import { ApiError } from '../../common/api/protocol';
-import { runsMethods, type RunsContract } from '../../common/api/runs';
-import { studioContract } from '../../common/api/studio';
+import type { RunsContract } from '../../common/api/runs';
+import { simMethods, studioContract, type SimContract } from '../../common/api/studio';
 import { createStudioHandlers, type Emit, type StudioHandlerOptions } from './handlers';
 import { serveApi, type ServedApi } from './serve';
 
-/** Serves `runs.*`; given the emitter for `runs.onDid…` events. */
-export type RunsBackendFactory = (emit: Emit) => Handlers<RunsContract>;
+/**
+ * Serves `runs.*` and `lab.*` (the simulation process's broker); given the emitter for their
+ * `onDid…` events. A backend without `lab.*` (some tests) gets them answered with a refusal.
+ */
+export type RunsBackendFactory = (
+  emit: Emit,
+) => Handlers<RunsContract> & Partial<Handlers<SimContract>>;
 
 export interface StudioApiOptions extends StudioHandlerOptions {
   /** Where runs are served; a host without one answers `runs.*` with a clear error. */
@@ -23,13 +28,14 @@ export function createStudioApi(opts: StudioApiOptions): ServedApi {
   const emit: Emit = (event, payload) => served.emit(event, payload);
   const served: ServedApi = serveApi(studioContract, {
     ...createStudioHandlers(opts, emit),
-    ...(opts.runs ? opts.runs(emit) : noRunsBackend()),
+    ...noRunsBackend(),
+    ...(opts.runs ? opts.runs(emit) : {}),
   });
   return served;
 }
 
-/** For hosts that serve no simulations (some tests): every `runs.*` call says so. */
-function noRunsBackend(): Handlers<RunsContract> {
+/** For hosts that serve no simulations (some tests): every `runs.*`/`lab.*` call says so. */
+function noRunsBackend(): Handlers<SimContract> {
   const refuse = async (): Promise<never> => {
     throw new ApiError({
       code: 'rejected',
@@ -37,6 +43,6 @@ function noRunsBackend(): Handlers<RunsContract> {
     });
   };
   return Object.fromEntries(
-    Object.keys(runsMethods).map((m) => [m, refuse]),
-  ) as unknown as Handlers<RunsContract>;
+    Object.keys(simMethods).map((m) => [m, refuse]),
+  ) as unknown as Handlers<SimContract>;
 }

@@ -27,6 +27,7 @@ import { Simulation, type InterventionOutcome, type StepRecord } from '../engine
 import type { InterventionArgs, InterventionName } from '../engine/sim/interventions';
 import { CostLedger, withLedger } from '../models/ledger';
 import type { CompletionRequest, Embedder, LanguageModel } from '../models/types';
+import type { PolicyStore } from '../engine/agent/policyStore';
 import { LogTally } from './logTally';
 import { ModelCache, type ModelLoader } from './modelCache';
 import { Mutex } from './Mutex';
@@ -61,6 +62,8 @@ export interface RunServiceOptions {
   snapshotEverySteps?: number;
   /** This process's id, written into live.lock. */
   pid?: number;
+  /** Cross-run lifestyle policies (`<dataDir>/policies` in the product); none: not kept. */
+  policyStore?: PolicyStore;
 }
 
 /** The live run and what stepping it needs. */
@@ -410,7 +413,16 @@ export class RunService {
     }
     const ledger = new CostLedger();
     const model = countInFlight(loaded.model);
-    return { sim: { model: withLedger(model, ledger), embedder: loaded.embedder }, ledger, model };
+    const policyStore = this.opts.policyStore;
+    return {
+      sim: {
+        model: withLedger(model, ledger),
+        embedder: loaded.embedder,
+        ...(policyStore ? { policyStore } : {}),
+      },
+      ledger,
+      model,
+    };
   }
 
   private makeLive(

@@ -1,26 +1,50 @@
 /**
  * The simulation process's entry (an Electron utilityProcess, or a forked Node child in web
- * mode and tests): serves `runs.*` to its parent over the process channel (main/proc). Started
- * by main/runs/broker.ts; configured through SIMULACRA_SIM_OPTIONS (simOptions.ts).
+ * mode and tests): serves `runs.*` and `lab.*` to its parent over the process channel
+ * (main/proc). Started by main/runs/broker.ts; configured through SIMULACRA_SIM_OPTIONS
+ * (simOptions.ts). Runs and experiments share loaded models and take turns (lab/oneHeavyJob.ts).
  */
-import { runsContract } from '../../common/api/runs';
+import path from 'node:path';
+import { simContract } from '../../common/api/studio';
+import { FilePolicyStore } from '../engine/agent/policyStore';
 import { defaultDataDir } from '../api/dataDir';
 import { serveApi, type ServedApi } from '../api/serve';
 import { serveToParent } from '../proc/channel';
 import { parentPortOfThisProcess } from '../proc/node';
+import { LabService } from './lab/LabService';
+import { RunActivity } from './lab/oneHeavyJob';
+import { sharedModelLoader } from './lab/sharedModels';
 import { localModelLoader } from './localModels';
 import { RunService } from './RunService';
 import { readSimOptions } from './simOptions';
 
 const options = readSimOptions();
+const dataDir = options.dataDir ?? defaultDataDir();
+const models = sharedModelLoader(localModelLoader(options));
+const activity = new RunActivity();
 let api: ServedApi | null = null;
 const service = new RunService({
-  dataDir: options.dataDir ?? defaultDataDir(),
-  models: localModelLoader(options),
-  emit: (event, payload) => api?.emit(event, payload),
+  dataDir,
+  models,
+  // Lifestyle policies carry over between runs of a persona (the Lab lists and clears them).
+  policyStore: new FilePolicyStore(path.join(dataDir, 'policies')),
+  emit: (event, payload) => {
+    activity.see(event, payload);
+    api?.emit(event, payload);
+  },
   ...(options.snapshotEverySteps ? { snapshotEverySteps: options.snapshotEverySteps } : {}),
 });
-api = serveApi(runsContract, service.handlers());
+const lab = new LabService({
+  dataDir,
+  models,
+  emit: (event, payload) => api?.emit(event, payload),
+  busyReason: () => activity.busyReason(),
+  ...(options.snapshotEverySteps ? { snapshotEverySteps: options.snapshotEverySteps } : {}),
+});
+api = serveApi(simContract, {
+  ...activity.guard(service.handlers(), () => lab.busy),
+  ...lab.handlers(),
+});
 serveToParent(api, parentPortOfThisProcess());
 
 // Asked to stop (or orphaned): finish the step in progress, snapshot, release the lock. A kill
@@ -29,7 +53,7 @@ let stopping = false;
 const stop = () => {
   if (stopping) return;
   stopping = true;
-  service.dispose().then(
+  Promise.all([service.dispose(), lab.dispose()]).then(
     () => process.exit(0),
     (error: unknown) => {
       console.error(`simulation process: ${(error as Error).message}`);
