@@ -119,3 +119,40 @@ test('a 3-person run: watch, inspect, interview, change the world, pause, scrub 
   await expect(page.getByTestId('run-name')).not.toHaveText('E2E run');
   await expect(map).toHaveAttribute('data-agents', '3');
 });
+
+test('charts of a run, and stepping into the town as a new resident', async ({ page }) => {
+  test.setTimeout(300_000);
+  await openStudio(page);
+  await createFromTemplate(page);
+  await page.getByTestId('run-new').click();
+  const dialog = page.getByTestId('start-run-dialog');
+  await expect(dialog.getByTestId('start-chat-model')).toHaveValue(/tiny-test-llama\.gguf$/);
+  await dialog.getByTestId('start-time').fill('2024-04-15T10:00');
+  await dialog.getByTestId('start-social').check();
+  await dialog.getByTestId('start-run-submit').click();
+  await expect(dialog).toBeHidden({ timeout: 120_000 });
+  const map = page.getByTestId('run-map');
+  await expect(map).toHaveAttribute('data-agents', '3');
+
+  // Join: a fourth person appears on the map and is the user's.
+  await page.getByTestId('run-join-open').click();
+  const join = page.getByTestId('join-dialog');
+  await join.getByTestId('join-first-name').fill('Mara');
+  await join.getByTestId('join-description').fill('A travelling painter, new in town.');
+  await join.getByTestId('join-submit').click();
+  await expect(join).toBeHidden();
+  await expect(map).toHaveAttribute('data-agents', '4');
+  await expect(page.getByTestId('resident-panel')).toContainText('You are');
+
+  // A few steps so the cost ledger has something to chart.
+  for (let i = 0; i < 3; i++) {
+    await page.getByTestId('run-step').click();
+    await expect(page.getByTestId('run-step')).toBeEnabled({ timeout: 120_000 });
+  }
+  await page.getByTestId('run-tab-charts').click();
+  await expect(page.getByTestId('cost-table').locator('tbody tr').first()).toBeVisible();
+  await expect(page.getByTestId('chart-tokens').locator('canvas')).toBeVisible();
+  await expect(page.getByTestId('heatmap').locator('rect')).toHaveCount(16);
+  await page.getByTestId('run-panel').evaluate((el) => el.scrollTo(0, 0));
+  await page.screenshot({ path: 'test-results/run-charts.png' });
+});

@@ -28,7 +28,7 @@ import {
 } from '../canvas/chunks';
 import { useTilesetImage } from '../canvas/tileset';
 import { useElementSize } from '../canvas/useElementSize';
-import { agentAtPoint, objectAt, objectPlaces, SpriteTweens } from './mapGeometry';
+import { agentAtPoint, objectAt, objectPlaces, SpriteTweens, wrapBubble } from './mapGeometry';
 import type { Bubble } from './runStore';
 import { headEmoji } from './format';
 
@@ -38,9 +38,6 @@ const FIRST_SPRITE = Object.values(SPRITE_FRAMES)[0]!;
 
 /** A click moves the pointer less than this (screen px); more is a drag. */
 const CLICK_SLOP_PX = 4;
-/** Longest bubble line, characters, and most lines; longer speech is cut with an ellipsis. */
-const BUBBLE_CHARS = 34;
-const BUBBLE_LINES = 3;
 
 export interface RunMapProps {
   map: TownMap;
@@ -71,26 +68,6 @@ function useImage(src: string): HTMLImageElement | null {
     };
   }, [src]);
   return image;
-}
-
-/** Cuts `text` into at most BUBBLE_LINES lines of about BUBBLE_CHARS characters. */
-export function wrapBubble(text: string): string[] {
-  const words = text.split(/\s+/).filter(Boolean);
-  const lines: string[] = [];
-  let line = '';
-  for (const w of words) {
-    if (line && (line + ' ' + w).length > BUBBLE_CHARS) {
-      lines.push(line);
-      line = w;
-    } else line = line ? `${line} ${w}` : w;
-  }
-  if (line) lines.push(line);
-  if (lines.length > BUBBLE_LINES) {
-    const kept = lines.slice(0, BUBBLE_LINES);
-    kept[BUBBLE_LINES - 1] = kept[BUBBLE_LINES - 1]!.slice(0, BUBBLE_CHARS - 1) + '…';
-    return kept;
-  }
-  return lines.map((l) => (l.length > BUBBLE_CHARS + 8 ? l.slice(0, BUBBLE_CHARS + 7) + '…' : l));
 }
 
 function roundRect(

@@ -213,7 +213,7 @@ function RunToolbar() {
               data-testid="run-leave"
               onClick={() => void store.getState().leave()}
             >
-              Leave the town
+              Leave
             </button>
           ) : (
             <button

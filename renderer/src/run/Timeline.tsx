@@ -5,13 +5,7 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useRun, useRunStore } from './RunProvider';
-
-/** The snapshot a fork from `step` starts at: the latest one at or before it. */
-export function forkPoint(snapshots: readonly number[], step: number): number | null {
-  let best: number | null = null;
-  for (const s of snapshots) if (s <= step && (best === null || s > best)) best = s;
-  return best;
-}
+import { forkPoint } from './runStore';
 
 export function Timeline() {
   const store = useRunStore();

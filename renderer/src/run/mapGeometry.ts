@@ -128,3 +128,27 @@ export function agentAtPoint(
   }
   return null;
 }
+
+/** Longest bubble line, characters, and most lines; longer speech is cut with an ellipsis. */
+const BUBBLE_CHARS = 34;
+const BUBBLE_LINES = 3;
+
+/** Cuts `text` into at most BUBBLE_LINES lines of about BUBBLE_CHARS characters. */
+export function wrapBubble(text: string): string[] {
+  const words = text.split(/\s+/).filter(Boolean);
+  const lines: string[] = [];
+  let line = '';
+  for (const w of words) {
+    if (line && (line + ' ' + w).length > BUBBLE_CHARS) {
+      lines.push(line);
+      line = w;
+    } else line = line ? `${line} ${w}` : w;
+  }
+  if (line) lines.push(line);
+  if (lines.length > BUBBLE_LINES) {
+    const kept = lines.slice(0, BUBBLE_LINES);
+    kept[BUBBLE_LINES - 1] = kept[BUBBLE_LINES - 1]!.slice(0, BUBBLE_CHARS - 1) + '…';
+    return kept;
+  }
+  return lines.map((l) => (l.length > BUBBLE_CHARS + 8 ? l.slice(0, BUBBLE_CHARS + 7) + '…' : l));
+}

@@ -273,6 +273,13 @@ export function growTimeline(timeline: Timeline | null, step: number): Timeline 
   return { ...timeline, steps: step };
 }
 
+/** The snapshot a fork from `step` starts at: the latest one at or before it. */
+export function forkPoint(snapshots: readonly number[], step: number): number | null {
+  let best: number | null = null;
+  for (const s of snapshots) if (s <= step && (best === null || s > best)) best = s;
+  return best;
+}
+
 /** Decodes base64 (what runs.export answers) to bytes. */
 function fromBase64(data: string): Uint8Array<ArrayBuffer> {
   const bin = atob(data);
@@ -487,10 +494,12 @@ export function createRunStore(deps: RunDeps): RunStore {
           api.runs.list(scenarioId ? { scenarioId } : {}),
         );
         if (runs && get().scenarioId === scenarioId)
-          set({
+          set((s) => ({
             runs: [...runs].sort((a, b) => b.createdAt.localeCompare(a.createdAt)),
             runsLoaded: true,
-          });
+            // The watched run's figures (tokens, calls) come with the listing.
+            summary: runs.find((r) => r.id === s.runId) ?? s.summary,
+          }));
       },
 
       async loadModels() {
@@ -661,6 +670,7 @@ export function createRunStore(deps: RunDeps): RunStore {
           set({ pending: null });
         }
         void get().refreshAgent();
+        void get().loadRuns(get().scenarioId);
       },
 
       async setSpeed(stepsPerSecond) {
