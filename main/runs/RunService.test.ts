@@ -316,6 +316,8 @@ describe('RunService (scripted model)', () => {
     expect(stats.relationships.agents.map((a) => a.id)).toEqual(['ada', 'bo', 'cy']);
     await call('runs.close', { runId: id });
     expect(await call('runs.frame', { runId: id, step: 6 })).toEqual(frames[5]);
+    // A stored run's current frame is the one it stopped at.
+    expect(await call('runs.frame', { runId: id })).toEqual(frames[6]);
     await expect(call('runs.frame', { runId: id, step: 99 })).rejects.toMatchObject({
       code: 'rejected',
     });

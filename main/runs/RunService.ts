@@ -609,15 +609,10 @@ export class RunService {
       return this.mutex.run(() => liveFrame(live.sim, runId));
     }
     const dir = this.existing(runId);
-    if (step === undefined) {
-      throw new ApiError({
-        code: 'rejected',
-        message: `run "${runId}" is not live; open it, or ask for the frame of a step`,
-      });
-    }
     const rebuild = () => {
       try {
-        return { ...frameAt(dir, step), runId };
+        // A stored run's "now" is where it stopped.
+        return { ...frameAt(dir, step ?? this.summaryOf(runId).steps), runId };
       } catch (error) {
         if (error instanceof RangeError) {
           throw new ApiError({ code: 'rejected', message: `run "${runId}": ${error.message}` });
@@ -663,7 +658,10 @@ export class RunService {
 
   private async events(input: In<'runs.events'>): Promise<Out<'runs.events'>> {
     const dir = this.existing(input.runId);
-    const read = () => EventLog.read(path.join(dir, LOG_FILE)).events;
+    const file = path.join(dir, LOG_FILE);
+    // With types, only those lines are parsed (most of a log is model calls with whole prompts).
+    const read = () =>
+      input.types ? EventLog.readTypes(file, new Set(input.types)) : EventLog.read(file).events;
     // The live run's log is only appended between mutex turns: read it in one.
     const events = this.live?.runId === input.runId ? await this.mutex.run(read) : read();
     const types = input.types ? new Set(input.types) : null;
