@@ -2,6 +2,7 @@ import { appendFileSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runConditionsSchema } from '../../../common/runs/conditions';
 import { HashEmbedder, ScriptedModel } from '../testing/ScriptedModel';
 import { buildTestScenario } from '../testing/testTown';
 import { townScript } from '../testing/townScript';
@@ -219,6 +220,38 @@ describe('residents', () => {
     for (let s = 0; s < live.length; s++) {
       expect(frameAt(dir, s), `frame after ${s} steps`).toEqual(live[s]);
     }
+  });
+
+  it('with social memory on, the agent keeps a relationship and feeling toward the user', async () => {
+    const model = new ScriptedModel({
+      ...townScript(),
+      'social.update': () => ({ relationship: 'new acquaintance', feeling: 'curious' }),
+    });
+    const sim = await Simulation.create(
+      buildTestScenario(),
+      tmp(),
+      { model, embedder: new HashEmbedder() },
+      { conditions: runConditionsSchema.parse({ costLayer: { socialMemory: true } }) },
+    );
+    await sim.run(1);
+    const { agentId } = await sim.join(neo);
+    await sim.run(1);
+    const free = sim.agents.find(
+      (a) =>
+        (a.id === 'ada' || a.id === 'bo') &&
+        !(a.action?.withAgent && a.action.endsAt > sim.gameTime),
+    );
+    expect(free).toBeDefined();
+    await sim.say(agentId, free!.id, 'Hi, I just moved here.');
+    const turn = model.callsOf('converse.turn').at(-1);
+    expect(turn?.messages.map((m) => m.content).join('\n')).toContain('Hi, I just moved here.');
+    expect(
+      agentDetail(sim, free!.id).relationships.find((r) => r.agentId === agentId),
+    ).toMatchObject({
+      relationship: 'new acquaintance',
+      feeling: 'curious',
+      conversations: 1,
+    });
   });
 
   it('a taken-over agent stops acting for itself until the user leaves', async () => {

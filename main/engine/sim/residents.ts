@@ -12,9 +12,10 @@
  *   observations of the user like of anyone. Agents never start a conversation with a resident
  *   (the step loop leaves residents out of the people they may react to), because the model
  *   must not speak the user's lines; the user starts it with {@link residentSay}, and the agent
- *   answers as itself from its retrieved memories (the conversation-turn prompt). Both lines
- *   become chat memories of the agent — and of the resident, so an agent taken over remembers
- *   what the user said in its name.
+ *   answers as itself from its retrieved memories (the conversation-turn prompt; with social
+ *   memory on, from its summary of the user, and its relationship and feeling are updated
+ *   after every exchange). Both lines become chat memories of the agent — and of the resident,
+ *   so an agent taken over remembers what the user said in its name.
  * - Joining, moving, talking and leaving are applied between steps and logged like any
  *   intervention (Simulation.applyNow), so resume and replay reproduce them; the resident is
  *   saved in snapshots (`Agent.resident`).
@@ -33,7 +34,9 @@ import {
   MEMORIES_PER_UTTERANCE,
   type Conversation,
 } from '../agent/converse';
+import { costLayerOf } from '../agent/ablation';
 import { ask, recall, remember, type Mind } from '../agent/mind';
+import { refreshSummary, updateAfterChat } from '../agent/socialMemory';
 import { converseTurnPrompt } from '../prompts/converseTurn';
 import { importancePrompt } from '../prompts/importance';
 import type { TileWorld } from '../world/TileWorld';
@@ -272,12 +275,14 @@ export async function residentSay(
   const said = `${resident.name}: ${args.text}`;
   const transcript = [...(transcripts[agent.id] ?? []), said];
   const place = mind.world.addressAt(agent.tile, 'arena') ?? mind.world.worldName;
-  const memories = await recall(
-    mind,
-    agent,
-    `${resident.name} ${args.text}`,
-    MEMORIES_PER_UTTERANCE,
-  );
+  // As in agent/converse.ts: with social memory on, the agent's summary of the person stands in
+  // for the memories retrieved per line.
+  const social = costLayerOf(mind).socialMemory
+    ? await refreshSummary(agent, resident, mind)
+    : null;
+  const memories = social
+    ? []
+    : await recall(mind, agent, `${resident.name} ${args.text}`, MEMORIES_PER_UTTERANCE);
   const turn = await ask(
     mind,
     agent,
@@ -287,6 +292,7 @@ export async function residentSay(
       partnerName: resident.name,
       memories: memories.map((m) => m.description),
       transcript,
+      ...(social ? { social } : {}),
     }),
   );
   const answered = `${agent.name}: ${turn.utterance}`;
@@ -316,6 +322,8 @@ export async function residentSay(
   }));
   await remember(mind, agent, drafts);
   await remember(mind, resident, drafts);
+  // The user may walk away at any line, so relationship and feeling follow every exchange.
+  if (social) await updateAfterChat(agent, resident, mind, transcript);
 
   const endsAt = mind.now + 2 * CHAT_SECONDS_PER_UTTERANCE;
   const talking: CurrentAction = {
