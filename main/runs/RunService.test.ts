@@ -217,6 +217,46 @@ describe('RunService (scripted model)', () => {
     expect(statuses).toEqual(['loading', 'paused', 'running', 'paused']);
   });
 
+  it('interventions and interviews during play land between steps, never inside one', async () => {
+    const { call } = setup();
+    const { id } = await call('runs.create', createInput());
+    await call('runs.play', { runId: id, stepsPerSecond: 0 });
+    for (let i = 0; i < 4; i++) {
+      const [changed, asked] = await Promise.all([
+        call('runs.intervene', {
+          runId: id,
+          intervention: {
+            name: 'setObjectState',
+            args: { address: 'Town:cafe:kitchen:stove', state: `on fire ${i}` },
+          },
+        }),
+        call('runs.interview', { runId: id, agentId: 'bo', question: `How are you ${i}?` }),
+      ]);
+      expect(changed.ok).toBe(true);
+      expect(asked.answer.length).toBeGreaterThan(0);
+    }
+    const { step } = await call('runs.pause', { runId: id });
+    expect(step).toBeGreaterThan(0);
+    // Between two step records the step's own model calls come last: once one of them is
+    // logged, nothing applied between steps may follow until that step's record.
+    const log = await call('runs.events', { runId: id, limit: 10_000 });
+    let inStep = false;
+    let betweenSteps = 0;
+    for (const e of log) {
+      if (e.type === 'step') {
+        inStep = false;
+        continue;
+      }
+      const next = (log.find((x) => x.type === 'step' && x.step >= e.step) ?? { step: -2 }).step;
+      if (e.type === 'llm' && e.step === next && e.fn !== 'interview') inStep = true;
+      if (e.type === 'intervention' || e.type === 'interview') {
+        betweenSteps++;
+        expect(inStep).toBe(false);
+      }
+    }
+    expect(betweenSteps).toBe(8);
+  });
+
   it('keeps the models loaded across runs that use the same files', async () => {
     const { call, service } = setup();
     await call('runs.create', createInput());
