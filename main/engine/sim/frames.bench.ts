@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { median, reportBench } from '../../../common/bench';
 import { readScenarioFolder } from '../../packs/index';
+import { syntheticMemories } from '../agent/testMemories';
 import { HashEmbedder, ScriptedModel } from '../testing/ScriptedModel';
 import { townScript } from '../testing/townScript';
 import { agentDetail } from './agentDetail';
@@ -67,12 +68,28 @@ reportBench({
   unit: 'ms',
   ...details,
 });
-const someone = sim.agents[0].id;
+// The inspector on a long-lived agent: one person's stream replaced by 10k memories.
+const MEMORIES = 10_000;
+const someone = sim.agents[0];
+someone.memory = syntheticMemories(rng, MEMORIES, someone.memory.dims, STEPS * 60).stream;
 reportBench({
-  name: 'runview.agentDetail',
-  value: median(Array.from({ length: 20 }, () => timed(() => agentDetail(sim, someone)))),
+  name: 'runview.agentDetail.10k-memories',
+  value: median(Array.from({ length: 10 }, () => timed(() => agentDetail(sim, someone.id)))),
   unit: 'ms',
-  memories: sim.agents[0].memory.size,
+  ...details,
+});
+// A snapshot that holds those memories: the first frame read from it parses all of them.
+sim.checkpoint();
+const bigCold = Array.from({ length: 5 }, () => {
+  clearFrameCaches();
+  return timed(() => frameAt(sim.runDir, STEPS));
+});
+reportBench({
+  name: 'runview.frameAt.cold.10k-memories',
+  value: median(bigCold),
+  unit: 'ms',
+  warmMs: median(Array.from({ length: 5 }, () => timed(() => frameAt(sim.runDir, STEPS)))),
+  note: 'frame read from a checkpoint whose state.json holds one agent with 10k memories',
   ...details,
 });
 logCache.clear();
