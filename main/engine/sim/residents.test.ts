@@ -176,6 +176,14 @@ describe('residents', () => {
     });
     expect(reopened.snapshot()).toEqual(again.snapshot());
     expect(reopened.agent(id).resident).not.toBeNull();
+    // And a fork from it starts with the user in town.
+    const fork = Simulation.fork(again.runDir, again.step, tmp(), {
+      model: new ScriptedModel(townScript()),
+      embedder: new HashEmbedder(),
+    });
+    expect(fork.agent(id).resident).toMatchObject({ mode: 'new' });
+    await fork.run(2);
+    expect(currentFrame(fork).agents.find((a) => a.id === id)?.resident).toBe(true);
   });
 
   it('replays a run with a user who joined, walked, talked and left, identically', async () => {
