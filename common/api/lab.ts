@@ -39,7 +39,7 @@ export type LabCondition = z.infer<typeof labConditionSchema>;
 export const experimentStatusSchema = z.enum([
   /** Running in the simulation process now. */
   'running',
-  /** Stopped before the end (cancelled, failed, or the studio quit); `lab.experiments.start` resumes it. */
+  /** Stopped before the end (cancelled, failed, or the studio quit); `lab.startExperiment` resumes it. */
   'incomplete',
   /** Every cell ran and was evaluated; the report is written. */
   'done',
@@ -118,7 +118,7 @@ export type PolicyView = z.infer<typeof policyViewSchema>;
 const expRef = z.object({ id: experimentIdSchema });
 
 export const labMethods = {
-  'lab.experiments.list': {
+  'lab.listExperiments': {
     input: z.object({ scenarioId: z.string().optional() }),
     output: z.array(experimentSummarySchema),
   },
@@ -126,7 +126,7 @@ export const labMethods = {
    * Writes a new experiment for `scenario` and starts it (unless `start` is false). Seeds are the
    * scenario's seed, +1, +2, …; each cell runs `gameMinutes` of game time.
    */
-  'lab.experiments.create': {
+  'lab.createExperiment': {
     input: z.object({
       scenario: scenarioShape,
       scenarioId: z.string().max(200).nullable().default(null),
@@ -148,12 +148,12 @@ export const labMethods = {
     output: experimentSummarySchema,
   },
   /** Starts or resumes an experiment: finished cells are skipped, unfinished runs resume. */
-  'lab.experiments.start': { input: expRef, output: experimentSummarySchema },
+  'lab.startExperiment': { input: expRef, output: experimentSummarySchema },
   /** Asks the running experiment to stop after its current step (a checkpoint is written). */
-  'lab.experiments.cancel': { input: expRef, output: z.object({ cancelling: z.boolean() }) },
-  'lab.experiments.delete': { input: expRef, output: z.object({}) },
+  'lab.cancelExperiment': { input: expRef, output: z.object({ cancelling: z.boolean() }) },
+  'lab.deleteExperiment': { input: expRef, output: z.object({}) },
   /** The written report: report.html (self-contained, no script), results.csv, results.json. */
-  'lab.experiments.report': {
+  'lab.experimentReport': {
     input: expRef,
     output: z.object({ html: z.string(), csv: z.string(), json: z.string() }),
   },
@@ -161,7 +161,7 @@ export const labMethods = {
    * The lifestyle policies stored for a scenario's personas (`<data folder>/policies`), per
    * persona id; keys of the scenario that match none of `personaIds` come back with their key.
    */
-  'lab.policies.list': {
+  'lab.listPolicies': {
     input: z.object({ scenarioId: z.string().min(1), personaIds: z.array(z.string()).default([]) }),
     output: z.object({
       folder: z.string(),
@@ -177,7 +177,7 @@ export const labMethods = {
     }),
   },
   /** Deletes the stored policies of one persona of the scenario, or of all its personas. */
-  'lab.policies.clear': {
+  'lab.clearPolicies': {
     input: z.object({ scenarioId: z.string().min(1), personaId: z.string().min(1).optional() }),
     output: z.object({ cleared: z.number().int() }),
   },

@@ -15,6 +15,7 @@ import { Dialog } from './components/Dialog';
 import { TemplateGallery } from './components/TemplateGallery';
 import { RunProvider, useRun } from './run/RunProvider';
 import { RunPanel } from './run/RunPanel';
+import { useLabNav } from './lab/labNav';
 
 /** Largest pack the picker accepts, bytes; the API's base64 ceiling is 64 MiB (≈ 48 MiB raw). */
 const MAX_PACK_BYTES = 48 * 1024 * 1024;
@@ -31,6 +32,7 @@ export function App() {
 function Shell() {
   const store = useStudioStore();
   const hasDoc = useStudio((s) => s.doc !== null);
+  const labOpen = useLabNav((s) => s.open);
   const [galleryOpen, setGalleryOpen] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
@@ -89,7 +91,7 @@ function Shell() {
   }, [newBlank, exportOpen, pickImport]);
 
   return (
-    <div className={`app ${hasDoc ? 'app--open' : ''}`}>
+    <div className={`app ${hasDoc && !labOpen ? 'app--open' : ''}`}>
       <Header onExport={() => void exportOpen()} />
       <Sidebar
         searchRef={searchRef}
@@ -131,6 +133,8 @@ function Shell() {
 function SidePanel() {
   const simulating = useRun((s) => s.open);
   const hasDoc = useStudio((s) => s.doc !== null);
-  if (!hasDoc) return null;
+  const labOpen = useLabNav((s) => s.open);
+  // The Lab is wide (grid, report): it takes the side panel's room too.
+  if (!hasDoc || labOpen) return null;
   return simulating ? <RunPanel /> : <RightPanel />;
 }

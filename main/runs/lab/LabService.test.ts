@@ -124,8 +124,8 @@ afterEach(async () => {
 });
 
 const createInput = (
-  extra: Partial<InputOf<LabContract, 'lab.experiments.create'>> = {},
-): InputOf<LabContract, 'lab.experiments.create'> => ({
+  extra: Partial<InputOf<LabContract, 'lab.createExperiment'>> = {},
+): InputOf<LabContract, 'lab.createExperiment'> => ({
   scenario: buildTestScenario(),
   scenarioId: 'doc-1',
   name: 'Tiny lab',
@@ -151,12 +151,12 @@ const progressOf = (events: Event[], id: string) =>
 describe('the Lab (scripted model)', () => {
   it('runs 1 seed × 2 conditions to a report, with progress, and lists it as done', async () => {
     const t = setup();
-    const started = await t.call('lab.experiments.create', createInput());
+    const started = await t.call('lab.createExperiment', createInput());
     expect(started.status).toBe('running');
     expect(started.cells).toBe(2);
     await t.lab.idle();
 
-    const [listed] = await t.call('lab.experiments.list', { scenarioId: 'doc-1' });
+    const [listed] = await t.call('lab.listExperiments', { scenarioId: 'doc-1' });
     expect(listed).toMatchObject({
       id: started.id,
       name: 'Tiny lab',
@@ -169,7 +169,7 @@ describe('the Lab (scripted model)', () => {
       gameSeconds: 180,
       message: null,
     });
-    expect(await t.call('lab.experiments.list', { scenarioId: 'other' })).toEqual([]);
+    expect(await t.call('lab.listExperiments', { scenarioId: 'other' })).toEqual([]);
 
     const progress = progressOf(t.events, started.id);
     expect(progress.map((p) => `${p.condition}:${p.phase}`)).toEqual(
@@ -183,7 +183,7 @@ describe('the Lab (scripted model)', () => {
       .map((e) => e.payload.status);
     expect(statuses).toEqual(['running', 'done']);
 
-    const report = await t.call('lab.experiments.report', { id: started.id });
+    const report = await t.call('lab.experimentReport', { id: started.id });
     expect(report.html).toContain('<html');
     expect(report.html).toContain('cost-layer');
     expect(report.csv.split('\n')[0]).toBe('section,condition,seed,subject,metric,value');
@@ -199,19 +199,19 @@ describe('the Lab (scripted model)', () => {
     let clock = 0;
     const t = setup({ now: () => (clock += 1000) });
     let cancelAt: number | null = null;
-    const created = await t.call('lab.experiments.create', createInput({ start: false }));
+    const created = await t.call('lab.createExperiment', createInput({ start: false }));
     expect(created.status).toBe('incomplete');
     // Cancel as soon as the first cell has made a step (the call aborts synchronously).
     t.listeners.push((e) => {
       if (cancelAt !== null || e.event !== 'lab.onDidExperimentProgress') return;
       if ((e.payload.step as number) < 1) return;
       cancelAt = e.payload.step as number;
-      void t.call('lab.experiments.cancel', { id: created.id });
+      void t.call('lab.cancelExperiment', { id: created.id });
     });
-    const started = await t.call('lab.experiments.start', { id: created.id });
+    const started = await t.call('lab.startExperiment', { id: created.id });
     expect(started.status).toBe('running');
     await t.lab.idle();
-    const [stopped] = await t.call('lab.experiments.list', {});
+    const [stopped] = await t.call('lab.listExperiments', {});
     expect(stopped.status).toBe('incomplete');
     expect(stopped.message).toMatch(
       /^experiment cancelled at step \d of baseline seed \d+; run it again to resume$/,
@@ -223,13 +223,13 @@ describe('the Lab (scripted model)', () => {
     const at = listCheckpoints(runDir).at(-1)!;
     expect(at).toBeGreaterThanOrEqual(cancelAt!);
     expect(at).toBeLessThan(3);
-    await expect(t.call('lab.experiments.report', { id: created.id })).rejects.toThrow(
+    await expect(t.call('lab.experimentReport', { id: created.id })).rejects.toThrow(
       /has no report\.html yet/,
     );
 
-    await t.call('lab.experiments.start', { id: created.id });
+    await t.call('lab.startExperiment', { id: created.id });
     await t.lab.idle();
-    const [done] = await t.call('lab.experiments.list', {});
+    const [done] = await t.call('lab.listExperiments', {});
     expect(done).toMatchObject({ status: 'done', cellsDone: 2, message: null });
     // Resumed, not restarted: the checkpoint written at the cancel is still there.
     expect(listCheckpoints(runDir)).toContain(at);
@@ -243,40 +243,40 @@ describe('the Lab (scripted model)', () => {
       chatModelPath: '/models/chat.gguf',
       embeddingModelPath: '/models/embed',
     })) as { id: string };
-    await expect(t.call('lab.experiments.create', createInput())).rejects.toThrow(
+    await expect(t.call('lab.createExperiment', createInput())).rejects.toThrow(
       `run "${run.id}" is live; close it in the run view before starting an experiment`,
     );
     // Nothing was written for the refused experiment.
-    expect(await t.call('lab.experiments.list', {})).toEqual([]);
+    expect(await t.call('lab.listExperiments', {})).toEqual([]);
     await t.callAny('runs.close', { runId: run.id });
 
-    const exp = await t.call('lab.experiments.create', createInput());
+    const exp = await t.call('lab.createExperiment', createInput());
     await expect(t.callAny('runs.open', { runId: run.id })).rejects.toThrow(
       `experiment "${exp.id}" is running in the simulation process`,
     );
-    await expect(t.call('lab.experiments.delete', { id: exp.id })).rejects.toThrow(
+    await expect(t.call('lab.deleteExperiment', { id: exp.id })).rejects.toThrow(
       /is running; cancel it before deleting it/,
     );
     await t.lab.idle();
     // The run and the experiment shared one loaded chat model while both held it.
     expect(t.loads.filter((f) => f === '/models/chat.gguf').length).toBeGreaterThanOrEqual(1);
     await t.callAny('runs.open', { runId: run.id });
-    await t.call('lab.experiments.delete', { id: exp.id });
+    await t.call('lab.deleteExperiment', { id: exp.id });
     expect(existsSync(path.join(t.dataDir, 'experiments', exp.id))).toBe(false);
   });
 
   it('rejects a bad experiment with a message naming the field', async () => {
     const t = setup();
     await expect(
-      t.call('lab.experiments.create', createInput({ conditions: [{ name: 'a' }, { name: 'a' }] })),
+      t.call('lab.createExperiment', createInput({ conditions: [{ name: 'a' }, { name: 'a' }] })),
     ).rejects.toThrow('conditions: the name "a" is used twice');
+    await expect(t.call('lab.createExperiment', createInput({ baseline: 'nope' }))).rejects.toThrow(
+      'baseline: "nope" is not one of the conditions (baseline, cost-layer)',
+    );
     await expect(
-      t.call('lab.experiments.create', createInput({ baseline: 'nope' })),
-    ).rejects.toThrow('baseline: "nope" is not one of the conditions (baseline, cost-layer)');
-    await expect(
-      t.call('lab.experiments.create', createInput({ conditions: [{ name: '../up' }] })),
+      t.call('lab.createExperiment', createInput({ conditions: [{ name: '../up' }] })),
     ).rejects.toThrow(/conditions\[0\]\.name: expected letters, digits/);
-    await expect(t.call('lab.experiments.start', { id: 'no-such' })).rejects.toThrow(
+    await expect(t.call('lab.startExperiment', { id: 'no-such' })).rejects.toThrow(
       'no experiment "no-such"',
     );
   });
@@ -299,7 +299,7 @@ describe('the Lab (scripted model)', () => {
       async () => scripted(),
       new HashEmbedder(),
     );
-    const [listed] = await t.call('lab.experiments.list', {});
+    const [listed] = await t.call('lab.listExperiments', {});
     expect(listed).toMatchObject({
       id: 'from-cli',
       scenarioId: null,
@@ -312,7 +312,7 @@ describe('the Lab (scripted model)', () => {
       baseline: 'baseline',
     });
     expect(listed.conditions.map((c) => c.ablation)).toEqual(['full', 'no-reflection']);
-    await expect(t.call('lab.experiments.start', { id: 'from-cli' })).rejects.toThrow(
+    await expect(t.call('lab.startExperiment', { id: 'from-cli' })).rejects.toThrow(
       /was made by the CLI .* resume it with `simulacra experiment/,
     );
   });
@@ -347,7 +347,7 @@ describe('lifestyle policies in the Lab', () => {
     store.add(policyKey('doc-1', 'ada'), policy('p2', 'open the cafe'));
     store.add(policyKey('doc-1', 'bo'), policy('p3', 'read'));
     store.add(policyKey('doc-2', 'ada'), policy('p4', 'other town'));
-    const list = await t.call('lab.policies.list', {
+    const list = await t.call('lab.listPolicies', {
       scenarioId: 'doc-1',
       personaIds: ['ada', 'bo', 'cy'],
     });
@@ -364,17 +364,17 @@ describe('lifestyle policies in the Lab', () => {
       storedAt: 'Monday 08:00',
     });
 
-    expect(await t.call('lab.policies.clear', { scenarioId: 'doc-1', personaId: 'ada' })).toEqual({
+    expect(await t.call('lab.clearPolicies', { scenarioId: 'doc-1', personaId: 'ada' })).toEqual({
       cleared: 2,
     });
-    const after = await t.call('lab.policies.list', {
+    const after = await t.call('lab.listPolicies', {
       scenarioId: 'doc-1',
       personaIds: ['ada', 'bo'],
     });
     expect(after.personas.map((p) => p.personaId)).toEqual(['bo']);
 
-    expect(await t.call('lab.policies.clear', { scenarioId: 'doc-1' })).toEqual({ cleared: 1 });
-    expect((await t.call('lab.policies.list', { scenarioId: 'doc-1' })).personas).toEqual([]);
+    expect(await t.call('lab.clearPolicies', { scenarioId: 'doc-1' })).toEqual({ cleared: 1 });
+    expect((await t.call('lab.listPolicies', { scenarioId: 'doc-1' })).personas).toEqual([]);
     // Another scenario's policies are untouched.
     expect(store.load(policyKey('doc-2', 'ada')).map((p) => p.id)).toEqual(['p4']);
   });
@@ -385,11 +385,11 @@ describe('lifestyle policies in the Lab', () => {
     mkdirSync(folder, { recursive: true });
     const key = policyKey('doc-1', 'ada');
     writeFileSync(path.join(folder, `${key}.json`), '{"version": 1, "key": ');
-    const list = await t.call('lab.policies.list', { scenarioId: 'doc-1', personaIds: ['ada'] });
+    const list = await t.call('lab.listPolicies', { scenarioId: 'doc-1', personaIds: ['ada'] });
     expect(list.personas).toHaveLength(1);
     expect(list.personas[0].error).toMatch(/policy file .*doc-1--ada\.json is not valid JSON/);
     expect(readFileSync(path.join(folder, `${key}.json`), 'utf8')).toBe('{"version": 1, "key": ');
-    expect(await t.call('lab.policies.clear', { scenarioId: 'doc-1', personaId: 'ada' })).toEqual({
+    expect(await t.call('lab.clearPolicies', { scenarioId: 'doc-1', personaId: 'ada' })).toEqual({
       cleared: 0,
     });
     expect(existsSync(path.join(folder, `${key}.json`))).toBe(false);

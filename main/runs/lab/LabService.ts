@@ -160,14 +160,14 @@ export class LabService {
 
   handlers(): Handlers<LabContract> {
     return {
-      'lab.experiments.list': (i) => this.list(i),
-      'lab.experiments.create': (i) => this.create(i),
-      'lab.experiments.start': (i) => this.start(i.id),
-      'lab.experiments.cancel': (i) => this.cancel(i),
-      'lab.experiments.delete': (i) => this.remove(i),
-      'lab.experiments.report': (i) => this.report(i),
-      'lab.policies.list': (i) => this.listPolicies(i),
-      'lab.policies.clear': (i) => this.clearPolicies(i),
+      'lab.listExperiments': (i) => this.list(i),
+      'lab.createExperiment': (i) => this.create(i),
+      'lab.startExperiment': (i) => this.start(i.id),
+      'lab.cancelExperiment': (i) => this.cancel(i),
+      'lab.deleteExperiment': (i) => this.remove(i),
+      'lab.experimentReport': (i) => this.report(i),
+      'lab.listPolicies': (i) => this.listPolicies(i),
+      'lab.clearPolicies': (i) => this.clearPolicies(i),
     };
   }
 
@@ -189,7 +189,7 @@ export class LabService {
 
   private async list({
     scenarioId,
-  }: In<'lab.experiments.list'>): Promise<Out<'lab.experiments.list'>> {
+  }: In<'lab.listExperiments'>): Promise<Out<'lab.listExperiments'>> {
     if (!existsSync(this.experimentsDir)) return [];
     const out: ExperimentSummary[] = [];
     for (const entry of readdirSync(this.experimentsDir, { withFileTypes: true })) {
@@ -322,9 +322,7 @@ export class LabService {
   // ---------------------------------------------------------------------------------------
   // Creating, starting, cancelling, deleting
 
-  private async create(
-    input: In<'lab.experiments.create'>,
-  ): Promise<Out<'lab.experiments.create'>> {
+  private async create(input: In<'lab.createExperiment'>): Promise<Out<'lab.createExperiment'>> {
     const scenario = parseScenario(structuredClone(input.scenario), 'scenario');
     if (scenario.personas.length === 0) {
       throw new ApiError({
@@ -385,7 +383,7 @@ export class LabService {
     if (reason) throw new ApiError({ code: 'rejected', message: reason });
   }
 
-  private async start(id: string): Promise<Out<'lab.experiments.start'>> {
+  private async start(id: string): Promise<Out<'lab.startExperiment'>> {
     const dir = this.existing(id);
     if (this.running?.id === id) return this.summaryOf(id)!;
     const lab = this.readLab(dir);
@@ -519,18 +517,14 @@ export class LabService {
     }
   }
 
-  private async cancel({
-    id,
-  }: In<'lab.experiments.cancel'>): Promise<Out<'lab.experiments.cancel'>> {
+  private async cancel({ id }: In<'lab.cancelExperiment'>): Promise<Out<'lab.cancelExperiment'>> {
     this.existing(id);
     if (this.running?.id !== id) return { cancelling: false };
     this.running.abort.abort();
     return { cancelling: true };
   }
 
-  private async remove({
-    id,
-  }: In<'lab.experiments.delete'>): Promise<Out<'lab.experiments.delete'>> {
+  private async remove({ id }: In<'lab.deleteExperiment'>): Promise<Out<'lab.deleteExperiment'>> {
     const dir = this.existing(id);
     if (this.running?.id === id) {
       throw new ApiError({
@@ -545,9 +539,7 @@ export class LabService {
     return {};
   }
 
-  private async report({
-    id,
-  }: In<'lab.experiments.report'>): Promise<Out<'lab.experiments.report'>> {
+  private async report({ id }: In<'lab.experimentReport'>): Promise<Out<'lab.experimentReport'>> {
     const dir = this.existing(id);
     const files = ['report.html', 'results.csv', 'results.json'].map((f) => path.join(dir, f));
     const missing = files.find((f) => !existsSync(f));
@@ -572,10 +564,10 @@ export class LabService {
   private async listPolicies({
     scenarioId,
     personaIds,
-  }: In<'lab.policies.list'>): Promise<Out<'lab.policies.list'>> {
+  }: In<'lab.listPolicies'>): Promise<Out<'lab.listPolicies'>> {
     const byKey = new Map(personaIds.map((id) => [policyKey(scenarioId, id), id]));
     const prefix = this.prefixOf(scenarioId);
-    const personas: Out<'lab.policies.list'>['personas'] = [];
+    const personas: Out<'lab.listPolicies'>['personas'] = [];
     for (const key of this.policyKeys()) {
       if (!key.startsWith(prefix) && !byKey.has(key)) continue;
       let policies: PolicyView[] = [];
@@ -612,7 +604,7 @@ export class LabService {
   private async clearPolicies({
     scenarioId,
     personaId,
-  }: In<'lab.policies.clear'>): Promise<Out<'lab.policies.clear'>> {
+  }: In<'lab.clearPolicies'>): Promise<Out<'lab.clearPolicies'>> {
     const prefix = this.prefixOf(scenarioId);
     const keys =
       personaId !== undefined

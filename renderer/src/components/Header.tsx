@@ -7,6 +7,7 @@ import { useStudio } from '../stores/studioStore';
 import type { SaveState } from '../library/autosave';
 import { TextField } from './Field';
 import { DesktopShell } from '../shell/DesktopShell';
+import { useLabNav } from '../lab/labNav';
 
 const SAVE_LABEL: Record<SaveState, string> = {
   idle: 'Saved',
@@ -22,6 +23,8 @@ export function Header({ onExport }: { onExport(): void }) {
   const saveState = useStudio((s) => s.saveState);
   const appInfo = useStudio((s) => s.appInfo);
   const rename = useStudio((s) => s.rename);
+  const labOpen = useLabNav((s) => s.open);
+  const setLabOpen = useLabNav((s) => s.setOpen);
 
   return (
     <header className="header">
@@ -55,6 +58,17 @@ export function Header({ onExport }: { onExport(): void }) {
         )}
       </div>
       <div className="header__actions">
+        <button
+          type="button"
+          className={`button ${labOpen ? 'button--primary' : ''}`}
+          data-testid="lab-button"
+          disabled={!docId}
+          aria-pressed={labOpen}
+          onClick={() => setLabOpen(!labOpen)}
+          title="Experiments and lifestyle policies for this town"
+        >
+          {labOpen ? 'Close Lab' : 'Lab'}
+        </button>
         <button
           type="button"
           className="button"

@@ -4,6 +4,8 @@ import { TownCanvas } from '../canvas/TownCanvas';
 import { TemplateGallery } from './TemplateGallery';
 import { useRun } from '../run/RunProvider';
 import { RunView } from '../run/RunView';
+import { useLabNav } from '../lab/labNav';
+import { LabView } from '../lab/LabView';
 
 export function MainArea({ onNewBlank, onImport }: { onNewBlank(): void; onImport(): void }) {
   const docId = useStudio((s) => s.doc?.id);
@@ -11,9 +13,11 @@ export function MainArea({ onNewBlank, onImport }: { onNewBlank(): void; onImpor
   const total = useStudio((s) => s.total);
   const busy = useStudio((s) => s.busy);
   const simulating = useRun((s) => s.open);
+  const labOpen = useLabNav((s) => s.open);
 
   // The canvas reads the document itself (settled, once a frame): passing the map down from
   // here would re-render the whole main area on every brush move.
+  if (docId && labOpen) return <LabView />;
   if (docId && simulating) return <RunView />;
   if (docId) {
     return (

@@ -1,0 +1,233 @@
+/**
+ * "New experiment" for the open town: the conditions grid (ablation rows × cost layer off/on),
+ * the chat models compared (the first is the experiment's; each further one repeats the picked
+ * cells on it), the embedding model, seeds, game minutes per cell and interview depth.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import type { Scenario } from '../../../common/scenario/schema';
+import { ABLATION_LABELS, GRID_ROWS, buildConditions, cellKey, conditionName } from './conditions';
+import type { LabState } from './labStore';
+
+export function ExperimentForm({
+  doc,
+  lab,
+}: {
+  doc: Scenario;
+  lab: Pick<LabState, 'models' | 'modelsLoaded' | 'pending' | 'create'>;
+}) {
+  const chats = useMemo(() => lab.models.filter((m) => m.kind === 'chat'), [lab.models]);
+  const embedders = useMemo(() => lab.models.filter((m) => m.kind === 'embedding'), [lab.models]);
+  const [picked, setPicked] = useState<Set<string>>(
+    () =>
+      new Set([
+        cellKey({ ablation: 'full', costLayer: false }),
+        cellKey({ ablation: 'full', costLayer: true }),
+      ]),
+  );
+  const [chatModels, setChatModels] = useState<string[]>([]);
+  const [embedPath, setEmbedPath] = useState('');
+  const [name, setName] = useState('');
+  const [seeds, setSeeds] = useState(1);
+  const [minutes, setMinutes] = useState(30);
+  const [battery, setBattery] = useState(1);
+
+  // Default to the first local models once they are known.
+  useEffect(() => {
+    if (chatModels.length === 0 && chats[0]) setChatModels([chats[0].path]);
+    if (!embedPath && embedders[0]) setEmbedPath(embedders[0].path);
+  }, [chats, embedders, chatModels.length, embedPath]);
+
+  const design = buildConditions(picked, chatModels);
+  const cells = (design?.conditions.length ?? 0) * seeds;
+  const valid =
+    design !== null &&
+    embedPath !== '' &&
+    seeds >= 1 &&
+    seeds <= 20 &&
+    minutes >= 1 &&
+    minutes <= 7 * 24 * 60 &&
+    doc.personas.length > 0;
+
+  const toggleCell = (key: string) =>
+    setPicked((p) => {
+      const next = new Set(p);
+      if (next.has(key)) next.delete(key);
+      else next.add(key);
+      return next;
+    });
+  const toggleModel = (path: string) =>
+    setChatModels((m) => (m.includes(path) ? m.filter((x) => x !== path) : [...m, path]));
+
+  const submit = async () => {
+    if (!design || !valid) return;
+    await lab.create({
+      scenario: doc,
+      scenarioId: doc.id,
+      name: name.trim() || undefined,
+      conditions: design.conditions,
+      baseline: design.baseline,
+      seeds,
+      gameMinutes: minutes,
+      chatModelPath: chatModels[0],
+      embeddingModelPath: embedPath,
+      batteryPerCategory: battery,
+    });
+  };
+
+  return (
+    <form
+      className="lab-form"
+      data-testid="lab-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <h3 className="lab__heading">New experiment on “{doc.name}”</h3>
+      <table className="lab-grid" data-testid="lab-grid">
+        <thead>
+          <tr>
+            <th scope="col">Architecture</th>
+            <th scope="col">Cost layer off</th>
+            <th scope="col">Cost layer on</th>
+          </tr>
+        </thead>
+        <tbody>
+          {GRID_ROWS.map((ablation) => (
+            <tr key={ablation}>
+              <th scope="row">{ABLATION_LABELS[ablation]}</th>
+              {[false, true].map((costLayer) => {
+                const key = cellKey({ ablation, costLayer });
+                const condition = conditionName({ ablation, costLayer });
+                return (
+                  <td key={key}>
+                    <label className="lab-grid__cell">
+                      <input
+                        type="checkbox"
+                        data-testid={`lab-cell-${condition}`}
+                        checked={picked.has(key)}
+                        onChange={() => toggleCell(key)}
+                      />
+                      <span className="lab-grid__name">{condition}</span>
+                    </label>
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="field__hint">
+        The cost layer is lifestyle policy, social memory and mind wandering together (Affordable
+        Generative Agents). Ratios are taken against{' '}
+        <strong data-testid="lab-baseline">{design?.baseline ?? '–'}</strong>.
+      </p>
+
+      <fieldset className="lab-models">
+        <legend className="field__label">Language models compared</legend>
+        {!lab.modelsLoaded ? (
+          <p className="muted">Looking for models…</p>
+        ) : chats.length === 0 ? (
+          <p className="muted" data-testid="lab-no-models">
+            No language model in the models folder yet: add one from Run → Start (download or a file
+            on disk).
+          </p>
+        ) : (
+          chats.map((m) => (
+            <label key={m.path} className="lab-models__row">
+              <input
+                type="checkbox"
+                data-testid={`lab-chat-${m.name}`}
+                checked={chatModels.includes(m.path)}
+                onChange={() => toggleModel(m.path)}
+              />
+              {m.name}
+              {chatModels[0] === m.path && chatModels.length > 1 && (
+                <span className="muted"> (the experiment’s model)</span>
+              )}
+            </label>
+          ))
+        )}
+      </fieldset>
+
+      <div className="lab-form__grid">
+        <label className="field">
+          <span className="field__label">Embedding model</span>
+          <select
+            className="select"
+            data-testid="lab-embedding"
+            value={embedPath}
+            onChange={(e) => setEmbedPath(e.target.value)}
+          >
+            {embedders.length === 0 && <option value="">none found</option>}
+            {embedders.map((m) => (
+              <option key={m.path} value={m.path}>
+                {m.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="field__label">Name</span>
+          <input
+            data-testid="lab-name"
+            placeholder={`${doc.name} experiment`}
+            value={name}
+            maxLength={200}
+            onChange={(e) => setName(e.target.value)}
+          />
+        </label>
+        <label className="field">
+          <span className="field__label">Seeds</span>
+          <input
+            type="number"
+            min={1}
+            max={20}
+            data-testid="lab-seeds"
+            value={seeds}
+            onChange={(e) => setSeeds(Math.round(Number(e.target.value)))}
+          />
+        </label>
+        <label className="field">
+          <span className="field__label">Game minutes per cell</span>
+          <input
+            type="number"
+            min={1}
+            max={7 * 24 * 60}
+            data-testid="lab-minutes"
+            value={minutes}
+            onChange={(e) => setMinutes(Number(e.target.value))}
+          />
+        </label>
+        <label className="field">
+          <span className="field__label">Interview questions per category</span>
+          <input
+            type="number"
+            min={0}
+            max={5}
+            data-testid="lab-battery"
+            value={battery}
+            onChange={(e) => setBattery(Math.round(Number(e.target.value)))}
+          />
+        </label>
+      </div>
+      {doc.personas.length === 0 && (
+        <p className="field__error">This town has no people yet: add someone to experiment on.</p>
+      )}
+      <div className="lab-form__actions">
+        <span className="muted" data-testid="lab-cells">
+          {cells} cell{cells === 1 ? '' : 's'} ({design?.conditions.length ?? 0} condition
+          {design?.conditions.length === 1 ? '' : 's'} × {seeds} seed{seeds === 1 ? '' : 's'})
+        </span>
+        <button
+          type="submit"
+          className="button button--primary"
+          data-testid="lab-create"
+          disabled={!valid || lab.pending === 'create'}
+        >
+          {lab.pending === 'create' ? 'Starting…' : 'Run experiment'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,238 @@
+/**
+ * The experiments of the open town (list) and the selected one (progress with cancel, resume,
+ * delete, and its report). The report is the runner's own report.html — self-contained, no
+ * script — shown in an iframe with an empty `sandbox` (no scripts, no same-origin, no forms,
+ * no navigation of the window) through `srcdoc`, so nothing in it can reach the studio API.
+ */
+import { useState } from 'react';
+import type { ExperimentProgress, ExperimentSummary } from '../../../common/api/lab';
+import { downloadBytes } from '../util/download';
+import type { LabState } from './labStore';
+
+/** "1 h 5 min", "40 s". */
+export function formatSeconds(s: number): string {
+  if (s < 60) return `${Math.max(0, Math.round(s))} s`;
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m} min`;
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+const STATUS_LABEL: Record<ExperimentSummary['status'], string> = {
+  running: 'Running',
+  incomplete: 'Stopped',
+  done: 'Done',
+};
+
+export function ExperimentList({
+  lab,
+}: {
+  lab: Pick<LabState, 'experiments' | 'loaded' | 'selected' | 'select' | 'progress'>;
+}) {
+  if (!lab.loaded) return <p className="muted">Loading experiments…</p>;
+  if (lab.experiments.length === 0) {
+    return (
+      <p className="panel__empty" data-testid="lab-empty">
+        No experiments for this town yet. Pick conditions above and run one: each cell is an
+        ordinary run, then every cell is interviewed and measured and a report compares them.
+      </p>
+    );
+  }
+  return (
+    <ul className="lab-list" data-testid="lab-list">
+      {lab.experiments.map((e) => {
+        const p = lab.progress[e.id];
+        return (
+          <li key={e.id}>
+            <button
+              type="button"
+              className={`lab-list__item ${lab.selected === e.id ? 'lab-list__item--on' : ''}`}
+              data-testid="lab-experiment"
+              data-id={e.id}
+              onClick={() => lab.select(e.id)}
+            >
+              <span className="lab-list__name">{e.name}</span>
+              <span className={`run-status lab-status--${e.status}`} data-testid="lab-status">
+                {STATUS_LABEL[e.status]}
+              </span>
+              <span className="muted lab-list__meta">
+                {e.conditions.length} × {e.seeds.length} ·{' '}
+                {p ? `${Math.round(p.fraction * 100)}%` : `${e.cellsDone}/${e.cells} cells`} ·{' '}
+                {new Date(e.createdAt).toLocaleString()}
+              </span>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function ProgressBar({ p }: { p: ExperimentProgress }) {
+  const label =
+    p.phase === 'run'
+      ? `Cell ${p.cell + 1}/${p.cells} · ${p.condition} · seed ${p.seed} · step ${p.step}/${p.steps} · ${p.clock}`
+      : `Cell ${p.cell + 1}/${p.cells} · ${p.condition} · seed ${p.seed} · interviewing and measuring`;
+  return (
+    <div className="lab-progress" data-testid="lab-progress">
+      <div
+        className="lab-progress__bar"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(p.fraction * 100)}
+      >
+        <div className="lab-progress__fill" style={{ width: `${p.fraction * 100}%` }} />
+      </div>
+      <div className="lab-progress__label">
+        <span data-testid="lab-progress-label">{label}</span>
+        <span className="muted">
+          {p.etaSeconds === null ? 'estimating…' : `about ${formatSeconds(p.etaSeconds)} left`}
+        </span>
+      </div>
+    </div>
+  );
+}
+
+const text = (s: string) => new TextEncoder().encode(s) as Uint8Array<ArrayBuffer>;
+
+export function ExperimentDetail({
+  summary,
+  lab,
+}: {
+  summary: ExperimentSummary;
+  lab: Pick<
+    LabState,
+    'progress' | 'report' | 'reportLoading' | 'pending' | 'start' | 'cancel' | 'remove'
+  >;
+}) {
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const p = lab.progress[summary.id];
+  const report = lab.report?.id === summary.id ? lab.report : null;
+  const slug = summary.id;
+  return (
+    <section className="lab-detail" data-testid="lab-detail">
+      <header className="lab-detail__head">
+        <h3 className="lab__heading">{summary.name}</h3>
+        <span className={`run-status lab-status--${summary.status}`}>
+          {STATUS_LABEL[summary.status]}
+        </span>
+        <span className="run-toolbar__spacer" />
+        {summary.status === 'running' && (
+          <button
+            type="button"
+            className="button"
+            data-testid="lab-cancel"
+            onClick={() => void lab.cancel(summary.id)}
+          >
+            Cancel
+          </button>
+        )}
+        {summary.status === 'incomplete' && summary.resumable && (
+          <button
+            type="button"
+            className="button button--primary"
+            data-testid="lab-resume"
+            disabled={lab.pending === `start:${summary.id}`}
+            onClick={() => void lab.start(summary.id)}
+          >
+            Resume
+          </button>
+        )}
+        {summary.status !== 'running' &&
+          (confirmDelete ? (
+            <span className="lab-confirm">
+              Delete every cell’s run and the report?
+              <button
+                type="button"
+                className="button button--danger"
+                data-testid="lab-delete-confirm"
+                onClick={() => void lab.remove(summary.id)}
+              >
+                Delete
+              </button>
+              <button type="button" className="button" onClick={() => setConfirmDelete(false)}>
+                Keep
+              </button>
+            </span>
+          ) : (
+            <button
+              type="button"
+              className="button"
+              data-testid="lab-delete"
+              onClick={() => setConfirmDelete(true)}
+            >
+              Delete…
+            </button>
+          ))}
+      </header>
+      <p className="muted lab-detail__facts">
+        {summary.conditions.map((c) => c.name).join(', ')} (baseline {summary.baseline}) ·{' '}
+        {summary.seeds.length} seed{summary.seeds.length === 1 ? '' : 's'} ·{' '}
+        {formatSeconds(summary.gameSeconds)} of game time per cell · {summary.cellsDone}/
+        {summary.cells} cells done
+        {summary.models ? ` · ${summary.models.chat.split(/[\\/]/).pop()}` : ''}
+      </p>
+      {!summary.resumable && summary.status !== 'done' && (
+        <p className="muted">Made by the command line: resume it there with the same command.</p>
+      )}
+      {summary.status === 'running' &&
+        (p ? <ProgressBar p={p} /> : <p className="muted">Loading models…</p>)}
+      {summary.status === 'incomplete' && summary.message && (
+        <p className="lab-detail__message" data-testid="lab-message">
+          {summary.message}
+        </p>
+      )}
+      {summary.hasReport && (
+        <div className="lab-report">
+          <div className="lab-report__bar">
+            <span className="lab__heading">Report</span>
+            <span className="run-toolbar__spacer" />
+            {report && (
+              <>
+                <button
+                  type="button"
+                  className="button"
+                  data-testid="lab-download-csv"
+                  onClick={() => downloadBytes(`${slug}-results.csv`, text(report.csv), 'text/csv')}
+                >
+                  results.csv
+                </button>
+                <button
+                  type="button"
+                  className="button"
+                  data-testid="lab-download-json"
+                  onClick={() =>
+                    downloadBytes(`${slug}-results.json`, text(report.json), 'application/json')
+                  }
+                >
+                  results.json
+                </button>
+                <button
+                  type="button"
+                  className="button"
+                  data-testid="lab-download-html"
+                  onClick={() =>
+                    downloadBytes(`${slug}-report.html`, text(report.html), 'text/html')
+                  }
+                >
+                  report.html
+                </button>
+              </>
+            )}
+          </div>
+          {report ? (
+            <iframe
+              className="lab-report__frame"
+              data-testid="lab-report"
+              title={`Report of ${summary.name}`}
+              sandbox=""
+              srcDoc={report.html}
+            />
+          ) : (
+            <p className="muted">{lab.reportLoading ? 'Opening the report…' : ''}</p>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,224 @@
+/**
+ * The Lab's state: the experiments of the open town (with the running one's progress), the
+ * report being read, the local models for the form, and the lifestyle policies stored for the
+ * town's people. Fed by `lab.*` calls and events; `attach()` subscribes for as long as the Lab
+ * is on screen. Created by a factory so tests give it a double of the API.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { ExperimentProgress, ExperimentSummary, PolicyView } from '../../../common/api/lab';
+import type { StudioApi } from '../../../common/api/studio';
+import type { InputOf } from '../../../common/api/contract';
+import type { StudioContract } from '../../../common/api/studio';
+
+export type LabApi = Pick<StudioApi, 'lab' | 'models'>;
+export type CreateExperimentInput = InputOf<StudioContract, 'lab.createExperiment'>;
+
+export interface LabDeps {
+  api: LabApi;
+  reportError(title: string, err: unknown): void;
+  showToast(message: string): void;
+}
+
+export interface ReportFiles {
+  id: string;
+  html: string;
+  csv: string;
+  json: string;
+}
+
+export interface PersonaPolicies {
+  key: string;
+  personaId: string | null;
+  policies: PolicyView[];
+  error: string | null;
+}
+
+export interface LabState {
+  scenarioId: string | null;
+  experiments: ExperimentSummary[];
+  loaded: boolean;
+  /** Progress of running experiments by id (the latest event). */
+  progress: Record<string, ExperimentProgress>;
+  /** The experiment shown on the right. */
+  selected: string | null;
+  report: ReportFiles | null;
+  reportLoading: boolean;
+  /** Local models for the form. */
+  models: { path: string; name: string; kind: 'chat' | 'embedding' }[];
+  modelsLoaded: boolean;
+  policies: { folder: string; personas: PersonaPolicies[] } | null;
+  /** A call in flight that the buttons wait for. */
+  pending: string | null;
+
+  attach(): () => void;
+  load(scenarioId: string | null): Promise<void>;
+  loadModels(): Promise<void>;
+  select(id: string | null): void;
+  create(input: CreateExperimentInput): Promise<boolean>;
+  start(id: string): Promise<void>;
+  cancel(id: string): Promise<void>;
+  remove(id: string): Promise<void>;
+  openReport(id: string): Promise<void>;
+  loadPolicies(scenarioId: string, personaIds: string[]): Promise<void>;
+  clearPolicies(scenarioId: string, personaIds: string[], personaId?: string): Promise<void>;
+}
+
+export type LabStore = StoreApi<LabState>;
+
+export function createLabStore(deps: LabDeps): LabStore {
+  const { api } = deps;
+  /** Runs `work`, reporting a failure under `title`; undefined when it failed. */
+  async function attempt<T>(title: string, work: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await work();
+    } catch (err) {
+      deps.reportError(title, err);
+      return undefined;
+    }
+  }
+
+  const store = createStore<LabState>()((set, get) => {
+    /** Puts a summary in the list (in place, or first when new and of this town). */
+    const upsert = (summary: ExperimentSummary) => {
+      const s = get();
+      const belongs = s.scenarioId === null || summary.scenarioId === s.scenarioId;
+      const i = s.experiments.findIndex((e) => e.id === summary.id);
+      if (i >= 0) {
+        const experiments = s.experiments.slice();
+        experiments[i] = summary;
+        set({ experiments });
+      } else if (belongs) {
+        set({ experiments: [summary, ...s.experiments] });
+      }
+      if (summary.status !== 'running' && s.progress[summary.id]) {
+        const progress = { ...s.progress };
+        delete progress[summary.id];
+        set({ progress });
+      }
+    };
+
+    return {
+      scenarioId: null,
+      experiments: [],
+      loaded: false,
+      progress: {},
+      selected: null,
+      report: null,
+      reportLoading: false,
+      models: [],
+      modelsLoaded: false,
+      policies: null,
+      pending: null,
+
+      attach() {
+        const offs = [
+          api.lab.onDidExperimentProgress((p) =>
+            set((s) => ({ progress: { ...s.progress, [p.id]: p } })),
+          ),
+          api.lab.onDidChangeExperiment((summary) => {
+            const was = get().experiments.find((e) => e.id === summary.id)?.status;
+            upsert(summary);
+            if (was === 'running' && summary.status === 'done') {
+              deps.showToast(`Experiment “${summary.name}” finished: its report is ready`);
+              if (get().selected === summary.id) void get().openReport(summary.id);
+            } else if (was === 'running' && summary.status === 'incomplete' && summary.message) {
+              deps.showToast(`Experiment “${summary.name}” stopped: ${summary.message}`);
+            }
+          }),
+        ];
+        return () => offs.forEach((off) => off());
+      },
+
+      async load(scenarioId) {
+        if (scenarioId !== get().scenarioId) {
+          set({ scenarioId, experiments: [], loaded: false, selected: null, report: null });
+        }
+        const list = await attempt('Could not list experiments', () =>
+          api.lab.listExperiments(scenarioId ? { scenarioId } : {}),
+        );
+        if (list && get().scenarioId === scenarioId) set({ experiments: list, loaded: true });
+      },
+
+      async loadModels() {
+        const local = await attempt('Could not list local models', () => api.models.local({}));
+        if (!local) return;
+        set({
+          models: local.models.map((m) => ({ path: m.path, name: m.name, kind: m.kind })),
+          modelsLoaded: true,
+        });
+      },
+
+      select(id) {
+        set({ selected: id, report: get().report?.id === id ? get().report : null });
+        const summary = get().experiments.find((e) => e.id === id);
+        if (id && summary?.hasReport) void get().openReport(id);
+      },
+
+      async create(input) {
+        set({ pending: 'create' });
+        const summary = await attempt('Could not start the experiment', () =>
+          api.lab.createExperiment(input),
+        );
+        set({ pending: null });
+        if (!summary) return false;
+        upsert(summary);
+        set({ selected: summary.id, report: null });
+        return true;
+      },
+
+      async start(id) {
+        set({ pending: `start:${id}` });
+        const summary = await attempt('Could not resume the experiment', () =>
+          api.lab.startExperiment({ id }),
+        );
+        set({ pending: null });
+        if (summary) upsert(summary);
+      },
+
+      async cancel(id) {
+        const r = await attempt('Could not cancel the experiment', () =>
+          api.lab.cancelExperiment({ id }),
+        );
+        if (r?.cancelling) deps.showToast('Cancelling after the current step…');
+      },
+
+      async remove(id) {
+        const ok = await attempt('Could not delete the experiment', () =>
+          api.lab.deleteExperiment({ id }),
+        );
+        if (!ok) return;
+        set((s) => ({
+          experiments: s.experiments.filter((e) => e.id !== id),
+          selected: s.selected === id ? null : s.selected,
+          report: s.report?.id === id ? null : s.report,
+        }));
+      },
+
+      async openReport(id) {
+        set({ reportLoading: true });
+        const files = await attempt('Could not open the report', () =>
+          api.lab.experimentReport({ id }),
+        );
+        set({ reportLoading: false });
+        if (files && get().selected === id) set({ report: { id, ...files } });
+      },
+
+      async loadPolicies(scenarioId, personaIds) {
+        const list = await attempt('Could not list lifestyle policies', () =>
+          api.lab.listPolicies({ scenarioId, personaIds }),
+        );
+        if (list) set({ policies: list });
+      },
+
+      async clearPolicies(scenarioId, personaIds, personaId) {
+        const r = await attempt('Could not clear lifestyle policies', () =>
+          api.lab.clearPolicies(personaId ? { scenarioId, personaId } : { scenarioId }),
+        );
+        if (!r) return;
+        deps.showToast(`Cleared ${r.cleared} lifestyle polic${r.cleared === 1 ? 'y' : 'ies'}`);
+        await get().loadPolicies(scenarioId, personaIds);
+      },
+    };
+  });
+  return store;
+}
