@@ -14,6 +14,18 @@ export const E2E_TOKEN = 'e2e-token';
  * port, so hosts started side by side (E2E_PORT) never wipe each other's.
  */
 export const E2E_DATA_DIR = `.cache/e2e-data-${E2E_PORT}`;
+/**
+ * The simulation process's options for the generated test models (main/runs/simOptions.ts):
+ * one thread (two shared cores), their 16k context, no half UTF-8 characters from random
+ * weights, CPU only, and a snapshot every 5 steps so "fork from here" has points to start at.
+ */
+const E2E_SIM_OPTIONS = JSON.stringify({
+  threads: 1,
+  contextSize: 16384,
+  banIncompleteUtf8: true,
+  gpu: false,
+  snapshotEverySteps: 5,
+});
 
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -49,7 +61,7 @@ export default defineConfig({
     { name: 'electron', testMatch: /electron\.spec\.ts$/ },
   ],
   webServer: {
-    command: `npx electron-vite build && npx tsx e2e/prepare-data.ts ${E2E_DATA_DIR} && SIMULACRA_DATA_DIR=${E2E_DATA_DIR} SIMULACRA_WEB_TOKEN=${E2E_TOKEN} SIMULACRA_WEB_PORT=${E2E_PORT} npx tsx main/host/cli.ts`,
+    command: `npx electron-vite build && npx tsx e2e/prepare-data.ts ${E2E_DATA_DIR} && SIMULACRA_DATA_DIR=${E2E_DATA_DIR} SIMULACRA_SIM_OPTIONS='${E2E_SIM_OPTIONS}' SIMULACRA_WEB_TOKEN=${E2E_TOKEN} SIMULACRA_WEB_PORT=${E2E_PORT} npx tsx main/host/cli.ts`,
     url: `http://127.0.0.1:${E2E_PORT}/index.html`,
     reuseExistingServer: !process.env.CI,
     // The build runs first, on two cores.

@@ -115,20 +115,23 @@ function AgentSections({ agent }: { agent: AgentDetail }) {
           {agent.frame.chattingWith && ` · talking with ${agent.frame.chattingWith}`}
         </p>
         <p className="muted mono">{agent.location ?? agent.frame.address}</p>
-        <dl className="facts">
-          <dt>Age</dt>
-          <dd>{agent.age}</dd>
-          <dt>Innate</dt>
-          <dd>{agent.innate}</dd>
-          <dt>Learned</dt>
-          <dd>{agent.learned}</dd>
-          <dt>Currently</dt>
-          <dd>{agent.currently}</dd>
-          <dt>Lifestyle</dt>
-          <dd>{agent.lifestyle}</dd>
-          <dt>Lives in</dt>
-          <dd className="mono">{agent.livingArea}</dd>
-        </dl>
+        <details className="inspector__profile">
+          <summary>Profile</summary>
+          <dl className="facts">
+            <dt>Age</dt>
+            <dd>{agent.age}</dd>
+            <dt>Innate</dt>
+            <dd>{agent.innate}</dd>
+            <dt>Learned</dt>
+            <dd>{agent.learned}</dd>
+            <dt>Currently</dt>
+            <dd>{agent.currently}</dd>
+            <dt>Lifestyle</dt>
+            <dd>{agent.lifestyle}</dd>
+            <dt>Lives in</dt>
+            <dd className="mono">{agent.livingArea}</dd>
+          </dl>
+        </details>
       </div>
       <Section title="Ask" testId="inspector-interview">
         <InterviewChat agentName={agent.name.split(' ')[0] ?? agent.name} />
