@@ -35,6 +35,8 @@ export interface BatteryAnswer {
 
 /** Everything measured on one run. */
 export interface RunEvaluation {
+  /** Id of the model that answered the evaluation's questions (set by the runner). */
+  model?: string;
   step: number;
   gameTime: number;
   agents: { id: string; name: string }[];

@@ -180,17 +180,26 @@ describe('the experiment runner (scripted model)', () => {
     );
     expect(csv.some((l) => l.startsWith('density,no-reflection,2,end,density,0.333'))).toBe(true);
 
-    // Running again skips everything and asks the model nothing.
-    const before = m.calls.length;
+    // Running again skips everything and loads no model at all.
     progress.length = 0;
+    let loads = 0;
     const again = await runExperiment(
       plan(),
       out,
-      async () => m,
+      async () => {
+        loads++;
+        return m;
+      },
       embedder,
       (l) => progress.push(l),
     );
-    expect(m.calls.length).toBe(before);
+    expect(loads).toBe(0);
+    expect(again.cells.map((c) => c.model)).toEqual([
+      'scripted',
+      'scripted',
+      'scripted',
+      'scripted',
+    ]);
     expect(progress.filter((l) => l.includes('skipped'))).toHaveLength(8);
     expect(again.cells.map((c) => c.evaluation)).toEqual(result.cells.map((c) => c.evaluation));
   });

@@ -225,7 +225,7 @@ async function runCell(
   cell: Cell,
   condition: ExperimentCondition,
   plan: ExperimentPlan,
-  deps: { model: LanguageModel; embedder: Embedder },
+  getDeps: () => Promise<{ model: LanguageModel; embedder: Embedder }>,
   progress: ExperimentProgress,
   hooks: ExperimentHooks,
   index: { cell: number; cells: number },
@@ -236,6 +236,7 @@ async function runCell(
     progress(`${label}: run finished earlier, skipped`);
     return;
   }
+  const deps = await getDeps();
   let sim: Simulation;
   if (checkpoints.length === 0) {
     // Only this runner writes inside cells/, so an unfinished cell folder is ours to clear.
@@ -319,10 +320,15 @@ export async function runExperiment(
     const label = `${cell.condition} seed ${cell.seed}`;
     if (hooks.signal?.aborted) throw new ExperimentCancelled(`before ${label}`);
     const condition = byName.get(cell.condition)!;
-    const model = await models(condition.model);
-    const deps = { model, embedder };
+    // Loaded only when the cell still has work, so a finished experiment's report is rebuilt
+    // without loading any model.
+    let model: LanguageModel | null = null;
+    const getDeps = async () => ({
+      model: (model ??= await models(condition.model)),
+      embedder,
+    });
     const index = { cell: i, cells: cells.length };
-    await runCell(cell, condition, plan, deps, progress, hooks, index);
+    await runCell(cell, condition, plan, getDeps, progress, hooks, index);
     let evaluation: RunEvaluation;
     if (existsSync(cell.evalFile)) {
       evaluation = JSON.parse(readFileSync(cell.evalFile, 'utf8')) as RunEvaluation;
@@ -342,18 +348,24 @@ export async function runExperiment(
       const callsFile = cell.evalFile.replace(/\.json$/, '.calls.ndjson');
       mkdirSync(path.dirname(callsFile), { recursive: true });
       rmSync(callsFile, { force: true });
+      const deps = await getDeps();
       evaluation = await evaluateRun(cell.runDir, deps, plan.evaluation, facts, {
         untilStep: plan.steps,
         onCall: (call) => appendFileSync(callsFile, `${JSON.stringify(call)}\n`),
         onProgress: (what) => progress(`${cell.condition} seed ${cell.seed}: ${what}`),
       });
+      evaluation.model = deps.model.id;
       writeJsonAtomic(cell.evalFile, evaluation);
     }
     results.push({
       ...cell,
       conditions: condition.conditions,
       conditionsRecorded: recordsConditions(cell.runDir, condition.conditions),
-      model: model.id,
+      model:
+        (model as LanguageModel | null)?.id ??
+        evaluation.model ??
+        condition.model ??
+        'default model',
       evaluation,
     });
   }
