@@ -435,6 +435,24 @@ describe('RunService (scripted model)', () => {
     expect((await call('runs.list', {}))[0].models.chat).toBe('/models/chat.gguf');
   });
 
+  it('leaves alone a run another living process holds', async () => {
+    const first = setup();
+    const { id } = await first.call('runs.create', createInput());
+    await first.call('runs.step', { runId: id, steps: 1 });
+    const dir = path.join(first.dataDir, 'runs', id);
+    writeFileSync(
+      path.join(dir, LOCK_FILE),
+      JSON.stringify({ pid: process.ppid, since: new Date().toISOString() }),
+    );
+    const second = setup({ dataDir: first.dataDir, pid: process.pid + 1 });
+    expect((await second.call('runs.list', {}))[0]).toMatchObject({ id, status: 'stored' });
+    const message = `run "${id}" is live in another process (pid ${process.ppid})`;
+    await expect(second.call('runs.open', { runId: id })).rejects.toMatchObject({
+      message: `${message}; close it there first`,
+    });
+    await expect(second.call('runs.delete', { runId: id })).rejects.toMatchObject({ message });
+  });
+
   it('names what is wrong: unknown run, run not live, bad scenario, missing model', async () => {
     const { call } = setup();
     await expect(call('runs.step', { runId: 'nope', steps: 1 })).rejects.toMatchObject({

@@ -35,7 +35,7 @@ import { RateMeter } from './RateMeter';
 import {
   LOG_FILE,
   SCENARIO_FILE,
-  isProcessAlive,
+  heldByAnotherProcess,
   newRunId,
   readLock,
   readStudioRun,
@@ -205,9 +205,9 @@ export class RunService {
     if (this.live?.runId === runId) return this.live.status;
     const lock = readLock(dir);
     if (!lock) return 'stored';
-    // Our own pid with no live run here: an earlier service in this process left it (tests).
-    if (lock.pid === this.pid || !isProcessAlive(lock.pid)) return 'crashed';
-    return 'stored';
+    // Held elsewhere (another studio on the same data folder): not ours to call crashed. Our
+    // own pid with no live run here means an earlier service in this process left it (tests).
+    return heldByAnotherProcess(lock, this.pid) ? 'stored' : 'crashed';
   }
 
   private settingsOf(runId: string, dir: string): Scenario['settings'] {
@@ -295,7 +295,7 @@ export class RunService {
       return { summary: this.summaryOf(input.runId), frame: liveFrame(this.live.sim, input.runId) };
     }
     const lock = readLock(dir);
-    if (lock && lock.pid !== this.pid && isProcessAlive(lock.pid)) {
+    if (lock && heldByAnotherProcess(lock, this.pid)) {
       throw new ApiError({
         code: 'rejected',
         message: `run "${input.runId}" is live in another process (pid ${lock.pid}); close it there first`,
@@ -382,7 +382,7 @@ export class RunService {
       });
     }
     const lock = readLock(dir);
-    if (lock && lock.pid !== this.pid && isProcessAlive(lock.pid)) {
+    if (lock && heldByAnotherProcess(lock, this.pid)) {
       throw new ApiError({
         code: 'rejected',
         message: `run "${runId}" is live in another process (pid ${lock.pid})`,

@@ -10,6 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { runConditionsSchema } from '../../common/runs/conditions';
@@ -75,17 +76,35 @@ export function newRunId(name: string, now = new Date()): string {
   return `${slug}-${stamp}-${randomBytes(2).toString('hex')}`;
 }
 
-/** Who holds a run live, from its lock file; null when none. */
-export function readLock(runDir: string): { pid: number } | null {
+/** Who holds a run live, from its lock file (pid, and since when in ms); null when none. */
+export function readLock(runDir: string): { pid: number; sinceMs: number | null } | null {
   const file = path.join(runDir, LOCK_FILE);
   if (!existsSync(file)) return null;
   try {
-    const pid = (JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown }).pid;
-    return typeof pid === 'number' && Number.isInteger(pid) ? { pid } : { pid: -1 };
+    const raw = JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown; since?: unknown };
+    const since = typeof raw.since === 'string' ? Date.parse(raw.since) : NaN;
+    return {
+      pid: typeof raw.pid === 'number' && Number.isInteger(raw.pid) ? raw.pid : -1,
+      sinceMs: Number.isFinite(since) ? since : null,
+    };
   } catch {
     // A lock torn by a crash while it was written: its writer is gone.
-    return { pid: -1 };
+    return { pid: -1, sinceMs: null };
   }
+}
+
+/**
+ * Whether the process named by a lock still holds the run: it is not `ownPid`, it exists, and
+ * it was not written before this machine last booted (a pid from before a reboot may belong to
+ * any process now).
+ */
+export function heldByAnotherProcess(
+  lock: { pid: number; sinceMs: number | null } | null,
+  ownPid: number,
+): boolean {
+  if (!lock || lock.pid === ownPid || !isProcessAlive(lock.pid)) return false;
+  const bootedAtMs = Date.now() - os.uptime() * 1000;
+  return lock.sinceMs === null || lock.sinceMs >= bootedAtMs;
 }
 
 export function writeLock(runDir: string, pid = process.pid): void {
