@@ -4,7 +4,10 @@
  * lives for a few steps. Random weights make the words nonsense but every answer is
  * schema-valid, so every part of the pipeline runs for real.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
+import { E2E_DATA_DIR } from '../playwright.config';
 import { createFromTemplate, expect, openStudio, test } from './helpers';
 
 /** The Lantern Square fountain in Willow Bend (tile 17,24): an object to set a state on. */
@@ -144,6 +147,22 @@ test('charts of a run, and stepping into the town as a new resident', async ({ p
   await expect(map).toHaveAttribute('data-agents', '4');
   await expect(page.getByTestId('resident-panel')).toContainText('You are');
 
+  // An inner voice for someone else, applied between steps and logged.
+  await page.getByTestId('run-tab-people').click();
+  await page.getByTestId('run-person').first().click();
+  await page.getByTestId('inspector-whisper').getByRole('button').first().click();
+  await page.getByTestId('whisper-input').fill('You feel like painting the fountain today.');
+  await page.getByTestId('whisper-send').click();
+  await page.getByTestId('run-tab-events').click();
+  await expect(page.getByTestId('event-list')).toContainText('painting the fountain');
+
+  // Space plays and pauses (focus away from any field or button).
+  await page.getByTestId('run-map').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Space');
+  await expect(page.getByTestId('run-status')).toHaveText('running');
+  await page.keyboard.press('Space');
+  await expect(page.getByTestId('run-status')).toHaveText('paused', { timeout: 180_000 });
+
   // A few steps so the cost ledger has something to chart.
   for (let i = 0; i < 3; i++) {
     await page.getByTestId('run-step').click();
@@ -155,4 +174,43 @@ test('charts of a run, and stepping into the town as a new resident', async ({ p
   await expect(page.getByTestId('heatmap').locator('rect')).toHaveCount(16);
   await page.getByTestId('run-panel').evaluate((el) => el.scrollTo(0, 0));
   await page.screenshot({ path: 'test-results/run-charts.png' });
+});
+
+test('a crashed simulation process leaves the window working, and the run resumes', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  await openStudio(page);
+  await createFromTemplate(page);
+  await page.getByTestId('run-new').click();
+  const dialog = page.getByTestId('start-run-dialog');
+  await expect(dialog.getByTestId('start-chat-model')).toHaveValue(/tiny-test-llama\.gguf$/);
+  await dialog.getByTestId('start-run-submit').click();
+  await expect(dialog).toBeHidden({ timeout: 120_000 });
+  await page.getByTestId('run-step').click();
+  await expect(page.getByTestId('run-map')).toHaveAttribute('data-step', '1', { timeout: 120_000 });
+
+  // Kill the simulation process the way a crash would (its pid is in the run's live.lock).
+  const runId = (await page.getByTestId('run-item').first().getAttribute('data-run-id'))!;
+  const lock = JSON.parse(
+    readFileSync(path.join(E2E_DATA_DIR, 'runs', runId, 'live.lock'), 'utf8'),
+  ) as { pid: number };
+  process.kill(lock.pid, 'SIGKILL');
+
+  await expect(page.getByTestId('run-status')).toHaveText('crashed', { timeout: 30_000 });
+  await expect(page.getByTestId('error-title').first()).toHaveText('The simulation stopped');
+  await expect(page.getByTestId('run-item').first()).toHaveAttribute('data-status', 'crashed');
+  // The window still works: back to the editor and into the run again.
+  await page.getByTestId('run-back-to-editor').click();
+  await expect(page.getByTestId('town-canvas')).toBeVisible();
+  await page.getByTestId('run-item').first().locator('.library-item__main').click();
+
+  await expect(page.getByTestId('run-status')).toHaveText('paused', { timeout: 120_000 });
+  await expect(page.getByTestId('run-map')).toHaveAttribute('data-agents', '3');
+  await page.getByTestId('run-step').click();
+  await expect
+    .poll(async () => Number(await page.getByTestId('run-map').getAttribute('data-step')), {
+      timeout: 120_000,
+    })
+    .toBeGreaterThanOrEqual(1);
 });
