@@ -251,5 +251,12 @@ describe('simulacra experiment on the real llama and transformers providers', ()
     expect(existsSync(path.join(dir, 'out', 'eval', 'baseline', 'seed-8.json'))).toBe(true);
     // The resumed steps were re-served from the log: same calls and tokens as before.
     expect(logTotals(victim)).toEqual(before);
+
+    // Another model for the same folder would mix models within a condition: refused.
+    const other = [...args];
+    other[other.indexOf('--model') + 1] = await ensureTinyLlamaGguf(TINY_TEST_MODEL);
+    const refused = await cli(...other);
+    expect(refused.code).toBe(1);
+    expect(refused.err.join('\n')).toMatch(/a different condition named "baseline"/);
   }, 120_000);
 });

@@ -110,6 +110,12 @@ export const experimentCommand: CliCommand = {
           );
         }
       }
+      // Every condition names its model file in the plan, so resuming with another --model
+      // is refused instead of mixing models within one condition.
+      design.conditions = design.conditions.map((c) => ({
+        ...c,
+        model: path.resolve(c.model ?? values.model!),
+      }));
       const { scenario, warnings } = await loadScenarioSource(subject);
       printWarnings(warnings, io);
       const base = scenario.settings.seed;
