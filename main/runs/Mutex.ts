@@ -6,10 +6,19 @@
  */
 export class Mutex {
   private tail: Promise<unknown> = Promise.resolve();
+  private pending = 0;
+
+  /** Nothing is running or waiting. */
+  get idle(): boolean {
+    return this.pending === 0;
+  }
 
   /** Runs `fn` after every earlier holder has finished; resolves or rejects with its result. */
   run<T>(fn: () => Promise<T> | T): Promise<T> {
-    const result = this.tail.then(fn);
+    this.pending++;
+    const result = this.tail.then(fn).finally(() => {
+      this.pending--;
+    });
     // The chain continues whether `fn` failed or not; the caller sees the failure.
     this.tail = result.catch(() => undefined);
     return result;

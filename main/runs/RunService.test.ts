@@ -9,11 +9,18 @@ import { runsContract, type RunsContract } from '../../common/api/runs';
 import { HashEmbedder, ScriptedModel } from '../engine/testing/ScriptedModel';
 import { buildTestScenario } from '../engine/testing/testTown';
 import { townScript } from '../engine/testing/townScript';
+import type { LanguageModel } from '../models/types';
 import type { ModelLoader } from './modelCache';
 import { RunService } from './RunService';
 import { LOCK_FILE } from './runFolder';
 
 type Method = keyof RunsContract['methods'];
+
+/** Holds the slow model's requests until opened. */
+const gate = { wait: Promise.resolve(), open: () => {} };
+function closeGate(): void {
+  gate.wait = new Promise((resolve) => (gate.open = resolve));
+}
 type Event = { event: string; payload: Record<string, unknown> };
 
 /** A service over a fresh data folder with the scripted model double, served as the API is. */
@@ -33,7 +40,17 @@ function setup(opts: { snapshotEverySteps?: number; pid?: number; dataDir?: stri
           },
         });
       }
-      return new ScriptedModel(townScript());
+      const scripted = new ScriptedModel(townScript());
+      if (!file.endsWith('slow.gguf')) return scripted;
+      // A model that answers only while the test's gate is open.
+      return {
+        id: scripted.id,
+        dispose: () => scripted.dispose(),
+        async complete(request) {
+          await gate.wait;
+          return scripted.complete(request);
+        },
+      } satisfies LanguageModel;
     },
     embedding: async (folder) => {
       loaded.push(folder);
@@ -255,6 +272,28 @@ describe('RunService (scripted model)', () => {
       }
     }
     expect(betweenSteps).toBe(8);
+  });
+
+  it('answers frames, timeline and events at once while a slow step runs', async () => {
+    const { call, events } = setup();
+    const { id } = await call('runs.create', createInput({ chatModelPath: '/models/slow.gguf' }));
+    const first = await call('runs.step', { runId: id, steps: 1 });
+    closeGate();
+    let stepped = false;
+    const stepping = call('runs.step', { runId: id, steps: 1 }).finally(() => (stepped = true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(stepped).toBe(false);
+    // The step is stuck in the model; the views still answer, with the last finished step.
+    expect(await call('runs.frame', { runId: id })).toEqual(first);
+    expect((await call('runs.timeline', { runId: id })).steps).toBe(1);
+    expect((await call('runs.events', { runId: id, types: ['step'] })).map((e) => e.step)).toEqual([
+      0,
+    ]);
+    expect((await call('runs.list', {}))[0].steps).toBe(1);
+    expect(events.filter((e) => e.event === 'runs.onDidStep')).toHaveLength(1);
+    gate.open();
+    expect((await stepping).step).toBe(2);
+    expect((await call('runs.frame', { runId: id })).step).toBe(2);
   });
 
   it('keeps the models loaded across runs that use the same files', async () => {

@@ -82,6 +82,8 @@ interface Live {
   stepsPerSecond: number;
   /** Wakes the play loop from its pacing wait (pause, speed change). */
   wake: (() => void) | null;
+  /** The frame after the last finished step (or change between steps). */
+  lastFrame: RunFrame;
 }
 
 type In<K extends keyof RunsContract['methods']> = ParsedInputOf<RunsContract, K>;
@@ -445,6 +447,7 @@ export class RunService {
       stop: false,
       stepsPerSecond: 0,
       wake: null,
+      lastFrame: liveFrame(sim, runId),
     };
     this.emitStatus(runId, 'paused', sim.step);
   }
@@ -566,9 +569,10 @@ export class RunService {
     if (this.live !== live) return;
     const record: StepRecord = await live.sim.stepOnce();
     live.rates.stepped(this.tokensOf(live));
+    live.lastFrame = liveFrame(live.sim, live.runId);
     this.opts.emit('runs.onDidStep', {
       runId: live.runId,
-      frame: liveFrame(live.sim, live.runId),
+      frame: live.lastFrame,
       chats: record.chats,
       interventions: record.interventions.map((i) => ({
         name: i.name,
@@ -606,34 +610,32 @@ export class RunService {
   private async frame({ runId, step }: In<'runs.frame'>): Promise<Out<'runs.frame'>> {
     const live = this.live?.runId === runId ? this.live : null;
     if (live && (step === undefined || step === live.sim.step)) {
-      return this.mutex.run(() => liveFrame(live.sim, runId));
+      // Mid-step the agents are half updated: answer with the frame the last step ended on
+      // rather than wait for a step that may take long on a slow model.
+      return this.mutex.idle ? liveFrame(live.sim, runId) : live.lastFrame;
     }
     const dir = this.existing(runId);
-    const rebuild = () => {
-      try {
-        // A stored run's "now" is where it stopped.
-        return { ...frameAt(dir, step ?? this.summaryOf(runId).steps), runId };
-      } catch (error) {
-        if (error instanceof RangeError) {
-          throw new ApiError({ code: 'rejected', message: `run "${runId}": ${error.message}` });
-        }
-        throw error;
+    try {
+      // Rebuilt from disk, which is safe mid-step: snapshots appear whole (renamed into place)
+      // and a log line still being written is left out. A stored run's "now" is where it stopped.
+      return { ...frameAt(dir, step ?? this.summaryOf(runId).steps), runId };
+    } catch (error) {
+      if (error instanceof RangeError) {
+        throw new ApiError({ code: 'rejected', message: `run "${runId}": ${error.message}` });
       }
-    };
-    // The live run's files change only inside a mutex turn.
-    return live ? this.mutex.run(rebuild) : rebuild();
+      throw error;
+    }
   }
 
+  // The log readers below need no turn of the mutex, for the same reasons as past frames, so the
+  // timeline, charts and event panel stay live while a slow step runs.
+
   private async timeline({ runId }: In<'runs.timeline'>): Promise<Out<'runs.timeline'>> {
-    const dir = this.existing(runId);
-    const read = () => runTimeline(dir);
-    return this.live?.runId === runId ? this.mutex.run(read) : read();
+    return runTimeline(this.existing(runId));
   }
 
   private async stats({ runId }: In<'runs.stats'>): Promise<Out<'runs.stats'>> {
-    const dir = this.existing(runId);
-    const read = () => runStats(dir);
-    return this.live?.runId === runId ? this.mutex.run(read) : read();
+    return runStats(this.existing(runId));
   }
 
   private async agent({ runId, agentId }: In<'runs.agent'>): Promise<Out<'runs.agent'>> {
@@ -652,6 +654,8 @@ export class RunService {
         return await op(live.sim);
       } catch (error) {
         throw new ApiError({ code: 'rejected', message: (error as Error).message });
+      } finally {
+        live.lastFrame = liveFrame(live.sim, live.runId);
       }
     });
   }
@@ -660,10 +664,9 @@ export class RunService {
     const dir = this.existing(input.runId);
     const file = path.join(dir, LOG_FILE);
     // With types, only those lines are parsed (most of a log is model calls with whole prompts).
-    const read = () =>
-      input.types ? EventLog.readTypes(file, new Set(input.types)) : EventLog.read(file).events;
-    // The live run's log is only appended between mutex turns: read it in one.
-    const events = this.live?.runId === input.runId ? await this.mutex.run(read) : read();
+    const events = input.types
+      ? EventLog.readTypes(file, new Set(input.types))
+      : EventLog.read(file).events;
     const types = input.types ? new Set(input.types) : null;
     const out = [];
     for (const e of events) {
@@ -751,7 +754,9 @@ export class RunService {
       if ('agentId' in (args as object)) {
         this.ensureAgent(live, (args as { agentId: string }).agentId);
       }
-      return live.sim.applyNow(name, args);
+      const outcome = await live.sim.applyNow(name, args);
+      live.lastFrame = liveFrame(live.sim, live.runId);
+      return outcome;
     });
   }
 
