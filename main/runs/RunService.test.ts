@@ -327,9 +327,13 @@ describe('RunService (scripted model)', () => {
         [id, 'stored'],
       ]),
     );
-    await expect(call('runs.fork', { runId: id, step: 100_000 })).resolves.toMatchObject({
-      parent: { runId: id, step: 12 },
-    });
+    const latest = await call('runs.fork', { runId: id, step: 100_000 });
+    expect(latest).toMatchObject({ parent: { runId: id, step: 12 }, status: 'paused' });
+    // Forking the live run "from now" snapshots it first, so the fork starts at its step
+    // (16), not at its last periodic snapshot (15).
+    await call('runs.step', { runId: latest.id, steps: 4 });
+    const now = await call('runs.fork', { runId: latest.id, step: 16 });
+    expect(now).toMatchObject({ parent: { runId: latest.id, step: 16 }, steps: 16 });
     expect(await call('runs.list', { scenarioId: 'another' })).toEqual([]);
   });
 

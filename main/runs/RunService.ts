@@ -333,6 +333,11 @@ export class RunService {
 
   private async fork(input: In<'runs.fork'>): Promise<Out<'runs.fork'>> {
     const fromDir = this.existing(input.runId);
+    const source = this.live?.runId === input.runId ? this.live : null;
+    if (source && input.step >= source.sim.step) {
+      // "Fork from now" on the live run: snapshot it between steps so the fork starts exactly here.
+      await this.mutex.run(() => source.sim.checkpoint());
+    }
     const at = listCheckpoints(fromDir)
       .filter((s) => s <= input.step)
       .at(-1);
