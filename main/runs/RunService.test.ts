@@ -252,8 +252,17 @@ describe('RunService (scripted model)', () => {
       expect(changed.ok).toBe(true);
       expect(asked.answer.length).toBeGreaterThan(0);
     }
+    await expect(call('runs.step', { runId: id })).rejects.toMatchObject({
+      message: `run "${id}" is playing; pause it before stepping`,
+    });
     const { step } = await call('runs.pause', { runId: id });
     expect(step).toBeGreaterThan(0);
+    // A long runs.step: play is refused meanwhile, and pause stops it after its current step.
+    const long = call('runs.step', { runId: id, steps: 10_000 });
+    await expect(call('runs.play', { runId: id })).rejects.toMatchObject({ code: 'rejected' });
+    const paused = await call('runs.pause', { runId: id });
+    expect((await long).step).toBe(paused.step);
+    expect(paused.step).toBeLessThan(step + 10_000);
     // Between two step records the step's own model calls come last: once one of them is
     // logged, nothing applied between steps may follow until that step's record.
     const log = await call('runs.events', { runId: id, limit: 10_000 });

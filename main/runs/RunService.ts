@@ -84,6 +84,8 @@ interface Live {
   wake: (() => void) | null;
   /** The frame after the last finished step (or change between steps). */
   lastFrame: RunFrame;
+  /** A `runs.step` call is running its steps. */
+  stepping: boolean;
 }
 
 type In<K extends keyof RunsContract['methods']> = ParsedInputOf<RunsContract, K>;
@@ -453,6 +455,7 @@ export class RunService {
       stepsPerSecond: 0,
       wake: null,
       lastFrame: liveFrame(sim, runId),
+      stepping: false,
     };
     this.emitStatus(runId, 'paused', sim.step);
   }
@@ -487,6 +490,12 @@ export class RunService {
 
   private async play({ runId, stepsPerSecond }: In<'runs.play'>): Promise<Out<'runs.play'>> {
     const live = this.liveRun(runId);
+    if (live.stepping) {
+      throw new ApiError({
+        code: 'rejected',
+        message: `run "${runId}" is running the steps asked for; pause it before playing`,
+      });
+    }
     live.stepsPerSecond = stepsPerSecond;
     if (live.loop) {
       live.wake?.(); // a new pace applies from the next wait
@@ -547,24 +556,29 @@ export class RunService {
 
   private async step({ runId, steps }: In<'runs.step'>): Promise<Out<'runs.step'>> {
     const live = this.liveRun(runId);
-    if (live.loop) {
+    if (live.loop || live.stepping) {
       throw new ApiError({
         code: 'rejected',
-        message: `run "${runId}" is playing; pause it before stepping`,
+        message: `run "${runId}" is ${live.loop ? 'playing' : 'already stepping'}; pause it before stepping`,
       });
     }
     live.stop = false;
+    live.stepping = true;
     live.rates.start(this.tokensOf(live));
-    for (let i = 0; i < steps && !live.stop && this.live === live; i++) {
-      try {
-        await this.mutex.run(() => this.stepLive(live));
-      } catch (error) {
-        await this.failed(live, error);
-        throw new ApiError({
-          code: 'rejected',
-          message: `step ${live.sim.step} of run "${runId}" failed: ${(error as Error).message}`,
-        });
+    try {
+      for (let i = 0; i < steps && !live.stop && this.live === live; i++) {
+        try {
+          await this.mutex.run(() => this.stepLive(live));
+        } catch (error) {
+          await this.failed(live, error);
+          throw new ApiError({
+            code: 'rejected',
+            message: `step ${live.sim.step} of run "${runId}" failed: ${(error as Error).message}`,
+          });
+        }
       }
+    } finally {
+      live.stepping = false;
     }
     return liveFrame(live.sim, runId);
   }
