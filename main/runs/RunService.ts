@@ -8,7 +8,7 @@
  * or interview asked for during a step waits for it and never interleaves with it. The live run
  * holds `live.lock` (this process's pid); a lock naming a dead process marks a crashed run.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import yazl from 'yazl';
@@ -22,6 +22,7 @@ import { EventLog } from '../engine/sim/EventLog';
 import { agentDetail } from '../engine/sim/agentDetail';
 import { listCheckpoints } from '../engine/sim/checkpoint';
 import { currentFrame, frameAt, timeline as runTimeline } from '../engine/sim/frames';
+import { LOG_FILE, readRunScenario } from '../engine/sim/runFiles';
 import { runStats } from '../engine/sim/stats';
 import { Simulation, type InterventionOutcome, type StepRecord } from '../engine/sim/Simulation';
 import type { InterventionArgs, InterventionName } from '../engine/sim/interventions';
@@ -33,8 +34,7 @@ import { ModelCache, type ModelLoader } from './modelCache';
 import { Mutex } from './Mutex';
 import { RateMeter } from './RateMeter';
 import {
-  LOG_FILE,
-  SCENARIO_FILE,
+  STUDIO_RUN_FILE,
   heldByAnotherProcess,
   newRunId,
   readLock,
@@ -217,8 +217,7 @@ export class RunService {
   private settingsOf(runId: string, dir: string): Scenario['settings'] {
     let settings = this.settingsCache.get(runId);
     if (!settings) {
-      const file = path.join(dir, SCENARIO_FILE);
-      settings = (JSON.parse(readFileSync(file, 'utf8')) as Scenario).settings;
+      settings = readRunScenario(dir).settings;
       this.settingsCache.set(runId, settings);
     }
     return settings;
@@ -230,7 +229,7 @@ export class RunService {
 
   private existing(runId: string): string {
     const dir = this.dirOf(runId);
-    if (!existsSync(path.join(dir, 'studio-run.json'))) {
+    if (!existsSync(path.join(dir, STUDIO_RUN_FILE))) {
       throw new ApiError({ code: 'not-found', message: `no run "${runId}"` });
     }
     return dir;
@@ -398,7 +397,7 @@ export class RunService {
       });
     }
     // studio-run.json goes first, so a delete cut short leaves no half run in the list.
-    rmSync(path.join(dir, 'studio-run.json'), { force: true });
+    rmSync(path.join(dir, STUDIO_RUN_FILE), { force: true });
     rmSync(dir, { recursive: true, force: true });
     this.tally.forget(path.join(dir, LOG_FILE));
     this.settingsCache.delete(runId);

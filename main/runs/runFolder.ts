@@ -17,8 +17,6 @@ import { runConditionsSchema } from '../../common/runs/conditions';
 
 export const STUDIO_RUN_FILE = 'studio-run.json';
 export const LOCK_FILE = 'live.lock';
-export const SCENARIO_FILE = 'scenario.json';
-export const LOG_FILE = 'events.ndjson';
 
 /** What the studio keeps about a run besides the engine's files. */
 export const studioRunSchema = z.object({
