@@ -617,9 +617,12 @@ export class RunService {
     );
   }
 
+  /**
+   * Tokens the model generated so far: the status bar's tokens/s is generation speed, as in the
+   * CLI's progress line (prompt tokens are mostly cache hits and would inflate it).
+   */
   private tokensOf(live: Live): number {
-    const t = live.ledger.totals;
-    return t.promptTokens + t.completionTokens;
+    return live.ledger.totals.completionTokens;
   }
 
   // ---------------------------------------------------------------------------------------
