@@ -1,0 +1,103 @@
+/**
+ * The Lab against the real simulation process: the web host's data folder holds the project's
+ * generated tiny GGUF and embedder (e2e/prepare-data.ts), and a 2-condition × 1-seed experiment
+ * on the 3-person Willow Bend runs a couple of game minutes per cell through node-llama-cpp and
+ * transformers.js, is interviewed and measured, and writes its report, which the Lab shows in a
+ * sandboxed frame. Random weights make the words nonsense; the numbers are real.
+ */
+import { readFileSync } from 'node:fs';
+import { createFromTemplate, expect, openStudio, test } from './helpers';
+
+test('a tiny experiment: progress, cancel and resume, report with the cost table, downloads', async ({
+  page,
+}) => {
+  test.setTimeout(540_000);
+  await openStudio(page);
+  await createFromTemplate(page);
+
+  await page.getByTestId('lab-button').click();
+  const lab = page.getByTestId('lab-view');
+  await expect(lab).toBeVisible();
+  await expect(lab.getByTestId('lab-empty')).toBeVisible();
+  await expect(lab.getByTestId('lab-policies-empty')).toBeVisible();
+
+  // Full architecture with the cost layer off (the baseline) and on; the tiny models.
+  await expect(lab.getByTestId('lab-cell-full')).toBeChecked();
+  await expect(lab.getByTestId('lab-cell-full-cost-layer')).toBeChecked();
+  await expect(lab.getByTestId('lab-baseline')).toHaveText('full');
+  await expect(
+    lab.locator('.lab-models__row', { hasText: 'tiny-test-llama' }).locator('input'),
+  ).toBeChecked();
+  await expect(lab.getByTestId('lab-embedding')).toHaveValue(/tiny-test-embedder$/);
+  await lab.getByTestId('lab-name').fill('E2E lab');
+  // 36 steps per cell: long enough to cancel mid-run (evaluation takes most of the time).
+  await lab.getByTestId('lab-minutes').fill('6');
+  await lab.getByTestId('lab-battery').fill('1');
+  await expect(lab.getByTestId('lab-cells')).toHaveText('2 cells (2 conditions × 1 seed)');
+  await lab.getByTestId('lab-create').click();
+
+  // It runs: the progress bar names the cell, condition, seed and step.
+  const detail = lab.getByTestId('lab-detail');
+  await expect(detail.locator('.lab-status--running')).toBeVisible();
+  // (Asleep at 07:00, the town's first step — waking and planning — is where the model works.)
+  const label = detail.getByTestId('lab-progress-label');
+  await expect(label).toHaveText(/^Cell 1\/2 · full · seed \d+ · step \d+\/36 · Monday/, {
+    timeout: 120_000,
+  });
+
+  // Cancel stops it after the current step; Resume continues from the checkpoint.
+  await detail.getByTestId('lab-cancel').click();
+  await expect(detail.getByTestId('lab-message')).toContainText(
+    // After the step in progress, or before the next evaluation/cell if the run had finished.
+    /^experiment cancelled (at step \d+ of|before evaluating|before) full(-cost-layer)? seed \d+; run it again to resume$/,
+    { timeout: 120_000 },
+  );
+  await expect(lab.getByTestId('lab-status').first()).toHaveText('Stopped');
+  await detail.getByTestId('lab-resume').click();
+  await expect(detail.locator('.lab-status--running')).toBeVisible();
+
+  // Both cells run and are evaluated; the report opens by itself.
+  await expect(detail.getByTestId('lab-progress-label')).toContainText('Cell 2/2', {
+    timeout: 300_000,
+  });
+  await expect(lab.getByTestId('lab-status').first()).toHaveText('Done', { timeout: 300_000 });
+  const frame = page.frameLocator('[data-testid="lab-report"]');
+  await expect(frame.locator('h2', { hasText: 'Cost' })).toBeVisible({ timeout: 30_000 });
+  const costTable = frame.locator('h2:has-text("Cost") ~ table').first();
+  await expect(costTable).toContainText('full-cost-layer');
+  await expect(costTable).toContainText('×');
+  await expect(frame.locator('h2', { hasText: 'Interviews' })).toBeVisible();
+  // The frame is sandboxed: no scripts, no same-origin access to the studio.
+  await expect(page.getByTestId('lab-report')).toHaveAttribute('sandbox', '');
+
+  await page.getByTestId('lab-report').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'e2e/screenshots/lab.png' });
+
+  // Downloads carry the same results the report was written from.
+  const [csv] = await Promise.all([
+    page.waitForEvent('download'),
+    detail.getByTestId('lab-download-csv').click(),
+  ]);
+  expect(csv.suggestedFilename()).toMatch(/^e2e-lab-.*-results\.csv$/);
+  const csvText = readFileSync(await csv.path(), 'utf8');
+  expect(csvText.split('\n')[0]).toBe('section,condition,seed,subject,metric,value');
+  expect(csvText).toMatch(/^cost\.run,full-cost-layer,\d+,total,calls,\d+/m);
+  const [json] = await Promise.all([
+    page.waitForEvent('download'),
+    detail.getByTestId('lab-download-json').click(),
+  ]);
+  const results = JSON.parse(readFileSync(await json.path(), 'utf8')) as Record<string, unknown>;
+  expect(Object.keys(results).length).toBeGreaterThan(0);
+
+  // Listed after a reload (it lives in the data folder), then deleted after a confirm.
+  await page.reload();
+  await page.getByTestId('library-item').first().click();
+  await page.getByTestId('lab-button').click();
+  const row = page.getByTestId('lab-experiment').first();
+  await expect(row).toContainText('E2E lab');
+  await expect(row.getByTestId('lab-status')).toHaveText('Done');
+  await row.click();
+  await page.getByTestId('lab-delete').click();
+  await page.getByTestId('lab-delete-confirm').click();
+  await expect(page.getByTestId('lab-empty')).toBeVisible();
+});
