@@ -13,9 +13,10 @@
  * reuse (cosine ≥ 0.97 between two different gibberish activities) rarely triggers: the ratio
  * here is a floor on what the machinery saves, not a prediction for a trained model. Worse, a
  * random model's trajectory is chaotic: any change of prompt text (a summary instead of raw
- * memories) sends the run elsewhere (other conversations, other observations), and three
- * sequences decoding in one batch are not bit-reproducible across processes, so one seed's ratio
- * is noisy (seed 42 alone gave 0.66, 0.98 and 0.67 in three runs of this bench). The bench
+ * memories) sends the run elsewhere (other conversations, other observations), and the same
+ * seed did not always repeat across processes (seed 42 alone gave 0.66, 0.98 and 0.67 in three
+ * runs of this bench while the tree changed; two runs in one process matched exactly — the
+ * cause is not pinned down), so one seed's ratio is noisy. The bench
  * therefore sums two seeds, reports each seed's ratio, and per function the tokens per call,
  * which show what each mechanism does to a prompt whatever the trajectory. The second set of
  * lines (`cost.scripted.*`) runs the test town with the scripted double, whose routine days
