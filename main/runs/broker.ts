@@ -48,6 +48,8 @@ export function createRunsBroker(opts: RunsBrokerOptions): RunsBroker {
   let disposing = false;
   /** The run live in the current process, as its events told us. */
   let live: { runId: string; step: number } | null = null;
+  /** The experiment running in the current process (its last summary), from `lab.*` events. */
+  let experiment: { id: string; status: string } | null = null;
 
   function forward(event: string, payload: unknown): void {
     try {
@@ -69,6 +71,10 @@ export function createRunsBroker(opts: RunsBrokerOptions): RunsBroker {
       else if (live?.runId === p.runId) live = null;
     } else if (event === 'runs.onDidStep' && live?.runId === p.runId && p.frame) {
       live.step = p.frame.step;
+    } else if (event === 'lab.onDidChangeExperiment') {
+      const e = payload as { id: string; status: string };
+      if (e.status === 'running') experiment = e;
+      else if (experiment?.id === e.id) experiment = null;
     }
   }
 
@@ -78,6 +84,7 @@ export function createRunsBroker(opts: RunsBrokerOptions): RunsBroker {
     const started = connectToProcess(port);
     client = started;
     live = null;
+    experiment = null;
     for (const event of Object.keys(simEvents)) {
       started.on(event, (payload) => {
         if (client !== started) return;
@@ -88,9 +95,20 @@ export function createRunsBroker(opts: RunsBrokerOptions): RunsBroker {
     void started.exited.then((exit) => {
       if (client === started) client = null;
       const was = live;
+      const wasExperiment = experiment;
       live = null;
-      if (!was || disposing) return;
+      experiment = null;
+      if (disposing) return;
       const how = exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`;
+      if (wasExperiment) {
+        // The Lab would otherwise show it running forever; its cells resume from their snapshots.
+        forward('lab.onDidChangeExperiment', {
+          ...wasExperiment,
+          status: 'incomplete',
+          message: `the simulation process stopped (${how}); Resume continues from the cells' last snapshots`,
+        });
+      }
+      if (!was) return;
       forward('runs.onDidChangeStatus', {
         runId: was.runId,
         status: 'crashed',
