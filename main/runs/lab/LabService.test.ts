@@ -32,9 +32,10 @@ type Method = keyof LabContract['methods'];
 type Event = { event: string; payload: Record<string, unknown> };
 
 /** The town script plus answers for the evaluation's interviews. */
-function scripted() {
+function scripted(extra: Record<string, unknown> = {}) {
   return new ScriptedModel({
     ...townScript(),
+    ...extra,
     interview: (request: CompletionRequest<unknown>, n: number) => {
       const props = (request.schema as { properties: Record<string, unknown> }).properties;
       if ('yes' in props) return { yes: request.agentId === 'ada', detail: 'Yes, I do.' };
@@ -44,7 +45,7 @@ function scripted() {
 }
 
 /** A Lab and a run service over one data folder, sharing models, wired as simProcess does. */
-function setup(opts: { now?: () => number } = {}) {
+function setup(opts: { now?: () => number; script?: Record<string, unknown> } = {}) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lab-svc-'));
   const events: Event[] = [];
   const loads: string[] = [];
@@ -52,7 +53,7 @@ function setup(opts: { now?: () => number } = {}) {
   const loader: ModelLoader = {
     chat: async (file) => {
       loads.push(file);
-      const m = scripted();
+      const m = scripted(opts.script);
       const dispose = m.dispose.bind(m);
       m.dispose = async () => {
         disposed.push(file);
@@ -72,6 +73,7 @@ function setup(opts: { now?: () => number } = {}) {
   const runs = new RunService({
     dataDir,
     models,
+    policyStore: new FilePolicyStore(path.join(dataDir, 'policies')),
     emit: (event, payload) => {
       activity.see(event, payload);
       api.emit(event, payload);
@@ -377,6 +379,42 @@ describe('lifestyle policies in the Lab', () => {
     expect((await t.call('lab.listPolicies', { scenarioId: 'doc-1' })).personas).toEqual([]);
     // Another scenario's policies are untouched.
     expect(store.load(policyKey('doc-2', 'ada')).map((p) => p.id)).toEqual(['p4']);
+  });
+
+  it('a studio run with the lifestyle policy on stores policies the Lab lists; clearing empties them', async () => {
+    // The town working the same job all day (as in the engine's cost-layer run test).
+    const t = setup({
+      script: {
+        'plan.hourly': () => ({
+          schedule: [
+            { activity: 'work at the cafe', hours: 4, asleep: false },
+            { activity: 'work at the cafe', hours: 4, asleep: false },
+            { activity: 'read at home', hours: 4, asleep: false },
+          ],
+        }),
+      },
+    });
+    const scenario = buildTestScenario();
+    const run = (await t.callAny('runs.create', {
+      scenario,
+      scenarioId: scenario.id,
+      chatModelPath: '/models/chat.gguf',
+      embeddingModelPath: '/models/embed',
+      conditions: { costLayer: { lifestylePolicy: true } },
+    })) as { id: string };
+    await t.callAny('runs.step', { runId: run.id, steps: 120 });
+    await t.callAny('runs.close', { runId: run.id });
+    const personaIds = scenario.personas.map((p) => p.id);
+    const list = await t.call('lab.listPolicies', { scenarioId: scenario.id, personaIds });
+    const stored = list.personas.flatMap((p) => p.policies);
+    expect(stored.length).toBeGreaterThan(0);
+    expect(list.personas.every((p) => personaIds.includes(p.personaId!))).toBe(true);
+    expect(stored.some((p) => p.plan === 'work at the cafe' && p.tasks.length > 0)).toBe(true);
+
+    expect(await t.call('lab.clearPolicies', { scenarioId: scenario.id })).toEqual({
+      cleared: stored.length,
+    });
+    expect((await t.call('lab.listPolicies', { scenarioId: scenario.id })).personas).toEqual([]);
   });
 
   it('a damaged policy file is listed with its error (left alone) and can be cleared', async () => {
