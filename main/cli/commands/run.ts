@@ -43,10 +43,13 @@ Options: --steps N (instead of --hours), --threads N (inference threads, default
 --ban-incomplete-utf8 (for the generated random-weight test models, which emit broken UTF-8).
 --embedder is an alias of --embed.
 Conditions of a new run (stored in run.json; resume, fork and replay keep the run's own):
---cost-layer on|off|<parts> (Affordable Generative Agents; parts: lifestyle, social, wandering,
-comma-separated; default: the scenario's settings), --policy-similarity X (0.5–1, default 0.97), --ablation
-${ABLATIONS.join('|')} (default full), --policies <folder> (lifestyle policies kept across runs,
-one file per persona; default: a "policies" folder beside the run directory).`;
+--cost-layer on|off|<parts>  the Affordable Generative Agents cost layer; parts: lifestyle,
+                             social, wandering, comma-separated (default: scenario settings)
+--policy-similarity X        cosine at which a stored plan is reused (0.5–1, default 0.97)
+--ablation <name>            full (default), no-reflection, no-reflection-planning,
+                             no-observation-reflection-planning (Park et al. §6)
+--policies <folder>          lifestyle policies kept across runs, one file per persona
+                             (default: a "policies" folder beside the run directory)`;
 
 /** `--cost-layer` part names → cost layer switches. */
 const COST_LAYER_PARTS = {
