@@ -98,8 +98,10 @@ export const experimentProgressSchema = z.object({
   clock: z.string(),
   /** Fraction of the whole experiment's steps done (evaluation not counted), 0–1. */
   fraction: z.number(),
-  /** Estimated real seconds until every cell has run (null until a rate is known). */
+  /** Estimated real seconds until the report (null until a step has been timed). */
   etaSeconds: z.number().nullable(),
+  /** False until a cell's evaluation has been timed: then `etaSeconds` covers the runs only. */
+  etaIncludesEvaluation: z.boolean(),
 });
 export type ExperimentProgress = z.infer<typeof experimentProgressSchema>;
 

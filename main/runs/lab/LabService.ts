@@ -45,6 +45,7 @@ import { writeReport } from '../../engine/eval/report/writeReport';
 import { DEFAULT_SNAPSHOT_EVERY_STEPS } from '../../engine/sim/Simulation';
 import type { Embedder, LanguageModel } from '../../models/types';
 import type { ModelLoader } from '../modelCache';
+import { ExperimentEta } from './eta';
 import { newRunId } from '../runFolder';
 
 /** Emits a `lab.onDid…` event (validated by the serving layer). */
@@ -478,20 +479,21 @@ export class LabService {
 
   /** Turns the runner's per-step status into throttled progress events with an ETA. */
   private progressReporter(id: string, plan: ExperimentPlan): (s: ExperimentStatus) => void {
-    const total = plan.steps * plan.seeds.length * plan.conditions.length;
-    let first: { at: number; done: number } | null = null;
+    const cells = plan.seeds.length * plan.conditions.length;
+    const total = plan.steps * cells;
+    const eta = new ExperimentEta(plan.steps, cells);
     let lastEmit = -Infinity;
     let lastKey = '';
     return (s) => {
       const done = s.cell * plan.steps + s.step;
       const now = this.now();
-      if (!first) first = { at: now, done };
+      // Every status is timed; only some are sent.
+      const estimate = eta.see(s, now);
       const key = `${s.cell}:${s.phase}`;
       const edge = key !== lastKey || s.step === s.steps;
       if (!edge && now - lastEmit < PROGRESS_EVERY_MS) return;
       lastEmit = now;
       lastKey = key;
-      const rate = now > first.at && done > first.done ? (done - first.done) / (now - first.at) : 0;
       this.opts.emit('lab.onDidExperimentProgress', {
         id,
         cell: s.cell,
@@ -503,7 +505,8 @@ export class LabService {
         steps: s.steps,
         clock: s.clock,
         fraction: total > 0 ? Math.min(1, done / total) : 1,
-        etaSeconds: rate > 0 ? (total - done) / rate / 1000 : null,
+        etaSeconds: estimate.etaSeconds,
+        etaIncludesEvaluation: estimate.includesEvaluation,
       });
     };
   }

@@ -86,7 +86,11 @@ function ProgressBar({ p }: { p: ExperimentProgress }) {
       <div className="lab-progress__label">
         <span data-testid="lab-progress-label">{label}</span>
         <span className="muted">
-          {p.etaSeconds === null ? 'estimating…' : `about ${formatSeconds(p.etaSeconds)} left`}
+          {p.etaSeconds === null
+            ? 'estimating…'
+            : p.etaIncludesEvaluation
+              ? `about ${formatSeconds(p.etaSeconds)} left`
+              : `about ${formatSeconds(p.etaSeconds)} of runs left, plus evaluation`}
         </span>
       </div>
     </div>

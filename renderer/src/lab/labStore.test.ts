@@ -139,6 +139,7 @@ describe('the Lab store', () => {
       clock: 'Mon 08:01',
       fraction: 1 / 6,
       etaSeconds: 5,
+      etaIncludesEvaluation: false,
     };
     d.fire('progress', p);
     expect(store.getState().progress.e1).toEqual(p);
