@@ -98,4 +98,19 @@ describe('the cost layer in a run', () => {
     );
     expect(firstNote?.kind).toBe('policy.hit');
   });
+
+  it('goes on when the cross-run store cannot be written, noting why', async () => {
+    const folder = tmp();
+    const store = new FilePolicyStore(folder);
+    // Every write fails (e.g. a full disk).
+    store.add = () => {
+      throw new Error('disk full');
+    };
+    const result = await run(ON, store);
+    expect(result.sim.step).toBe(STEPS);
+    const unsaved = result.notes.filter((n) => n.kind === 'policy.unsaved');
+    expect(unsaved.length).toBeGreaterThan(0);
+    expect(unsaved[0]).toMatchObject({ error: 'disk full' });
+    expect(result.sim.agent('ada').costLayer.policies.length).toBeGreaterThan(0);
+  });
 });

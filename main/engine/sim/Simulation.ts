@@ -781,8 +781,20 @@ export class Simulation {
   /** Cost-layer decisions go to the log; new policies to the cross-run store. */
   private readonly costLayerHooks: CostLayerHooks = {
     note: (note) => this.log.append({ type: 'cost', step: this.callStep, ...note }),
-    policyStored: (agent, policy) =>
-      this.deps.policyStore?.add(policyKey(this.scenario.id, agent.id), policy),
+    policyStored: (agent, policy) => {
+      // The store is a convenience across runs: a failure to write it (disk full, a broken
+      // file) is logged and the run goes on; the policy stays in the agent's snapshot.
+      try {
+        this.deps.policyStore?.add(policyKey(this.scenario.id, agent.id), policy);
+      } catch (error) {
+        this.costLayerHooks.note({
+          kind: 'policy.unsaved',
+          agentId: agent.id,
+          policyId: policy.id,
+          error: (error as Error).message,
+        });
+      }
+    },
   };
 
   private logCall(call: LoggedCall): void {
