@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -112,5 +112,24 @@ describe('the cost layer in a run', () => {
     expect(unsaved.length).toBeGreaterThan(0);
     expect(unsaved[0]).toMatchObject({ error: 'disk full' });
     expect(result.sim.agent('ada').costLayer.policies.length).toBeGreaterThan(0);
+  });
+
+  it('refuses a broken store file by name before writing anything', async () => {
+    const folder = tmp();
+    writeFileSync(path.join(folder, 'test-town--bo.json'), '{"version":1,"key":"x"}');
+    const dir = path.join(tmp(), 'run');
+    await expect(
+      Simulation.create(
+        buildTestScenario(),
+        dir,
+        {
+          model: new ScriptedModel(routine()),
+          embedder: new HashEmbedder(),
+          policyStore: new FilePolicyStore(folder),
+        },
+        { conditions: ON },
+      ),
+    ).rejects.toThrow(/test-town--bo\.json: policies: /);
+    expect(existsSync(dir)).toBe(false);
   });
 });

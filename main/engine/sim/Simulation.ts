@@ -221,11 +221,23 @@ export class Simulation {
     } = {},
   ): Promise<Simulation> {
     if (existsSync(path.join(runDir, RUN_FILE))) throw new Error(`${runDir} already holds a run`);
+    const conditions = runConditionsSchema.parse(options.conditions ?? {});
+    // Read before anything is written, so a broken store file leaves no half-made run behind.
+    const initialPolicies = conditions.costLayer.lifestylePolicy
+      ? Object.fromEntries(
+          scenario.personas.map((p) => [
+            p.id,
+            options.initialPolicies
+              ? (options.initialPolicies[p.id] ?? [])
+              : (deps.policyStore?.load(policyKey(scenario.id, p.id)) ?? []),
+          ]),
+        )
+      : null;
     mkdirSync(runDir, { recursive: true });
     const info: RunInfo = {
       version: 1,
       snapshotEverySteps: options.snapshotEverySteps ?? DEFAULT_SNAPSHOT_EVERY_STEPS,
-      conditions: runConditionsSchema.parse(options.conditions ?? {}),
+      conditions,
     };
     writeFileSync(path.join(runDir, SCENARIO_FILE), JSON.stringify(scenario));
     writeFileSync(path.join(runDir, RUN_FILE), JSON.stringify(info));
@@ -239,17 +251,12 @@ export class Simulation {
         deps.embedder.dimensions,
       ),
     );
-    if (info.conditions.costLayer.lifestylePolicy) {
-      const initial = Object.fromEntries(
-        agents.map((a) => [
-          a.id,
-          options.initialPolicies
-            ? (options.initialPolicies[a.id] ?? [])
-            : (deps.policyStore?.load(policyKey(scenario.id, a.id)) ?? []),
-        ]),
+    if (initialPolicies) {
+      for (const a of agents) a.costLayer.policies = structuredClone(initialPolicies[a.id] ?? []);
+      writeFileSync(
+        path.join(runDir, POLICIES_FILE),
+        JSON.stringify({ version: 1, initial: initialPolicies }),
       );
-      for (const a of agents) a.costLayer.policies = structuredClone(initial[a.id]);
-      writeFileSync(path.join(runDir, POLICIES_FILE), JSON.stringify({ version: 1, initial }));
     }
     const sim = new Simulation(runDir, scenario, info, world, agents, rng, deps, {
       step: 0,
