@@ -119,6 +119,25 @@ export type PolicyView = z.infer<typeof policyViewSchema>;
 
 const expRef = z.object({ id: experimentIdSchema });
 
+/** The interview battery's five areas (main/engine/eval/battery.ts; Park et al. §6.1). */
+export const BATTERY_AREAS = [
+  'self-knowledge',
+  'memory',
+  'plans',
+  'reactions',
+  'reflections',
+] as const;
+
+export const batteryAnswerSchema = z.object({
+  agentId: z.string(),
+  agentName: z.string(),
+  category: z.enum(BATTERY_AREAS),
+  questionId: z.string(),
+  question: z.string(),
+  answer: z.string(),
+});
+export type BatteryAnswerView = z.infer<typeof batteryAnswerSchema>;
+
 export const labMethods = {
   'lab.listExperiments': {
     input: z.object({ scenarioId: z.string().optional() }),
@@ -176,6 +195,24 @@ export const labMethods = {
           error: z.string().nullable(),
         }),
       ),
+    }),
+  },
+  /**
+   * Asks the interview battery (our wording, five areas) to a stored run's people at its last
+   * snapshot, on a private copy: the run is not changed. Model work, so it waits its turn like
+   * an experiment (refused while a run is live or an experiment runs).
+   */
+  'lab.interviewRun': {
+    input: z.object({
+      runId: z.string().regex(/^[a-z0-9][a-z0-9-]{0,79}$/, 'expected a run id'),
+      agentIds: z.array(z.string()).optional(),
+      categories: z.array(z.enum(BATTERY_AREAS)).min(1).optional(),
+      perCategory: z.number().int().min(1).max(5).default(1),
+    }),
+    output: z.object({
+      step: z.number().int(),
+      clock: z.string(),
+      answers: z.array(batteryAnswerSchema),
     }),
   },
   /** Deletes the stored policies of one persona of the scenario, or of all its personas. */

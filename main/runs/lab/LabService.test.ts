@@ -246,7 +246,7 @@ describe('the Lab (scripted model)', () => {
       embeddingModelPath: '/models/embed',
     })) as { id: string };
     await expect(t.call('lab.createExperiment', createInput())).rejects.toThrow(
-      `run "${run.id}" is live; close it in the run view before starting an experiment`,
+      `run "${run.id}" is live; close it in the run view first (the simulation process does one model job at a time)`,
     );
     // Nothing was written for the refused experiment.
     expect(await t.call('lab.listExperiments', {})).toEqual([]);
@@ -265,6 +265,57 @@ describe('the Lab (scripted model)', () => {
     await t.callAny('runs.open', { runId: run.id });
     await t.call('lab.deleteExperiment', { id: exp.id });
     expect(existsSync(path.join(t.dataDir, 'experiments', exp.id))).toBe(false);
+  });
+
+  it('asks the interview battery to a stored run without changing it; refused while it is live', async () => {
+    const t = setup();
+    const run = (await t.callAny('runs.create', {
+      scenario: buildTestScenario(),
+      chatModelPath: '/models/chat.gguf',
+      embeddingModelPath: '/models/embed',
+    })) as { id: string };
+    await t.callAny('runs.step', { runId: run.id, steps: 2 });
+    await expect(t.call('lab.interviewRun', { runId: run.id })).rejects.toThrow(
+      `run "${run.id}" is live; close it in the run view first`,
+    );
+    await t.callAny('runs.close', { runId: run.id });
+    const runDir = path.join(t.dataDir, 'runs', run.id);
+    const before = treeOf(runDir);
+
+    const out = await t.call('lab.interviewRun', { runId: run.id, perCategory: 1 });
+    expect(out.step).toBe(2);
+    expect(out.clock).toMatch(/\d\d:\d\d/);
+    expect(out.answers).toHaveLength(3 * 5);
+    expect(new Set(out.answers.map((a) => a.category)).size).toBe(5);
+    expect(out.answers[0]).toMatchObject({
+      agentId: 'ada',
+      category: 'self-knowledge',
+      question: 'Tell me a little about yourself.',
+    });
+    expect(out.answers.every((a) => a.answer.length > 0)).toBe(true);
+    const memoryQ = out.answers.find((a) => a.agentId === 'ada' && a.category === 'memory')!;
+    expect(memoryQ.question).toMatch(/^Who is \w+/); // {other} filled with another resident
+    // Nothing in the run folder changed.
+    expect(treeOf(runDir)).toEqual(before);
+
+    const one = await t.call('lab.interviewRun', {
+      runId: run.id,
+      agentIds: ['bo'],
+      categories: ['plans'],
+      perCategory: 2,
+    });
+    expect(one.answers.map((a) => [a.agentId, a.category])).toEqual([
+      ['bo', 'plans'],
+      ['bo', 'plans'],
+    ]);
+    await expect(t.call('lab.interviewRun', { runId: run.id, agentIds: ['zed'] })).rejects.toThrow(
+      `agentIds: no person "zed" in run "${run.id}"`,
+    );
+    await expect(t.call('lab.interviewRun', { runId: 'no-such-run' })).rejects.toThrow(
+      'no run "no-such-run"',
+    );
+    // The job slot is free again: a run can be opened.
+    await t.callAny('runs.open', { runId: run.id });
   });
 
   it('rejects a bad experiment with a message naming the field', async () => {
@@ -433,6 +484,17 @@ describe('lifestyle policies in the Lab', () => {
     expect(existsSync(path.join(folder, `${key}.json`))).toBe(false);
   });
 });
+
+/** Every file under `dir` with its bytes, sorted by path. */
+function treeOf(dir: string): [string, Buffer][] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e): [string, Buffer] => {
+      const file = path.join(e.parentPath, e.name);
+      return [path.relative(dir, file), readFileSync(file)];
+    })
+    .sort((a, b) => (a[0] < b[0] ? -1 : 1));
+}
 
 function readdirOne(dir: string): string {
   const [only] = readdirSync(dir);

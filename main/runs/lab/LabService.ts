@@ -46,7 +46,10 @@ import { DEFAULT_SNAPSHOT_EVERY_STEPS } from '../../engine/sim/Simulation';
 import type { Embedder, LanguageModel } from '../../models/types';
 import type { ModelLoader } from '../modelCache';
 import { ExperimentEta } from './eta';
-import { newRunId } from '../runFolder';
+import { newRunId, readStudioRun, runDirOf, STUDIO_RUN_FILE } from '../runFolder';
+import { batteryFor } from '../../engine/eval/battery';
+import { FrozenRun } from '../../engine/eval/frozenRun';
+import { listCheckpoints } from '../../engine/sim/checkpoint';
 
 /** Emits a `lab.onDid…` event (validated by the serving layer). */
 export type LabEmit = (
@@ -118,6 +121,8 @@ type Out<K extends keyof LabContract['methods']> = RawOutputOf<LabContract, K>;
 
 interface Running {
   id: string;
+  /** How messages name it: 'experiment "x"', 'the interview battery on run "y"'. */
+  what: string;
   abort: AbortController;
   done: Promise<void>;
 }
@@ -154,9 +159,9 @@ export class LabService {
     this.now = opts.now ?? (() => Date.now());
   }
 
-  /** The id of the experiment running now, if any (runs refuse to start meanwhile). */
+  /** What model job the Lab runs now ('experiment "x"', …), if any; runs refuse meanwhile. */
   get busy(): string | null {
-    return this.running?.id ?? null;
+    return this.running?.what ?? null;
   }
 
   handlers(): Handlers<LabContract> {
@@ -167,6 +172,7 @@ export class LabService {
       'lab.cancelExperiment': (i) => this.cancel(i),
       'lab.deleteExperiment': (i) => this.remove(i),
       'lab.experimentReport': (i) => this.report(i),
+      'lab.interviewRun': (i) => this.interviewRun(i),
       'lab.listPolicies': (i) => this.listPolicies(i),
       'lab.clearPolicies': (i) => this.clearPolicies(i),
     };
@@ -377,7 +383,7 @@ export class LabService {
     if (this.running) {
       throw new ApiError({
         code: 'rejected',
-        message: `experiment "${this.running.id}" is running; cancel it or wait for it to finish`,
+        message: `${this.running.what} is running; cancel it or wait for it to finish`,
       });
     }
     const reason = this.opts.busyReason();
@@ -420,7 +426,7 @@ export class LabService {
       }),
     };
     const abort = new AbortController();
-    const running: Running = { id, abort, done: Promise.resolve() };
+    const running: Running = { id, what: `experiment "${id}"`, abort, done: Promise.resolve() };
     this.running = running;
     writeJsonAtomic(path.join(dir, LAB_FILE), { ...lab, message: null });
     running.done = this.execute(id, dir, lab, plan, abort.signal).finally(() => {
@@ -554,6 +560,87 @@ export class LabService {
     }
     const [html, csv, json] = await Promise.all(files.map((f) => readFile(f, 'utf8')));
     return { html, csv, json };
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // The interview battery on a stored run
+
+  private async interviewRun(input: In<'lab.interviewRun'>): Promise<Out<'lab.interviewRun'>> {
+    const runDir = runDirOf(path.join(this.opts.dataDir, 'runs'), input.runId);
+    if (!existsSync(path.join(runDir, STUDIO_RUN_FILE))) {
+      throw new ApiError({ code: 'not-found', message: `no run "${input.runId}"` });
+    }
+    const last = listCheckpoints(runDir).at(-1);
+    if (last === undefined) {
+      throw new ApiError({
+        code: 'rejected',
+        message: `run "${input.runId}" has no snapshot to interview yet`,
+      });
+    }
+    this.refuseIfBusy();
+    const meta = readStudioRun(runDir);
+    // Holding the job slot keeps runs and experiments from starting under the interviews.
+    const abort = new AbortController();
+    let finish = () => {};
+    const running: Running = {
+      id: `interview:${input.runId}`,
+      what: `the interview battery on run "${input.runId}"`,
+      abort,
+      done: new Promise<void>((resolve) => (finish = resolve)),
+    };
+    this.running = running;
+    let model: LanguageModel | null = null;
+    let embedder: Embedder | null = null;
+    try {
+      [model, embedder] = await Promise.all([
+        this.opts.models.chat(meta.models.chat),
+        this.opts.models.embedding(meta.models.embedding),
+      ]);
+      const run = FrozenRun.load(runDir, last, { model, embedder });
+      const residents = run.agents.map((a) => ({
+        id: a.id,
+        name: a.name,
+        livingArea: a.identity.livingArea,
+      }));
+      const asked = new Set(input.agentIds ?? residents.map((r) => r.id));
+      const unknown = [...asked].find((id) => !residents.some((r) => r.id === id));
+      if (unknown) {
+        throw new ApiError({
+          code: 'invalid-input',
+          message: `agentIds: no person "${unknown}" in run "${input.runId}"`,
+        });
+      }
+      const answers: Out<'lab.interviewRun'>['answers'] = [];
+      for (const [i, r] of residents.entries()) {
+        if (!asked.has(r.id)) continue;
+        const questions = batteryFor(residents, i, {
+          ...(input.categories ? { categories: input.categories } : {}),
+          perCategory: input.perCategory,
+        });
+        for (const q of questions) {
+          answers.push({
+            agentId: r.id,
+            agentName: r.name,
+            category: q.category,
+            questionId: q.id,
+            question: q.question,
+            answer: await run.interview(r.id, q.question),
+          });
+        }
+      }
+      return { step: last, clock: run.clock.label(run.gameTime), answers };
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      throw new ApiError({
+        code: 'rejected',
+        message: `interviewing run "${input.runId}": ${(error as Error).message}`,
+      });
+    } finally {
+      await model?.dispose();
+      await embedder?.dispose();
+      if (this.running === running) this.running = null;
+      finish();
+    }
   }
 
   // ---------------------------------------------------------------------------------------

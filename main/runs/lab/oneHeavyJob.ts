@@ -34,26 +34,26 @@ export class RunActivity {
   busyReason(): string | null {
     if (this.starting > 0) return 'a run is being started; wait for it, then close it';
     if (this.live) {
-      return `run "${this.live}" is live; close it in the run view before starting an experiment`;
+      return `run "${this.live}" is live; close it in the run view first (the simulation process does one model job at a time)`;
     }
     return null;
   }
 
   /**
-   * The runs handlers with create/open/fork refused while `experiment()` names one running,
-   * and counted while in flight.
+   * The runs handlers with create/open/fork refused while `labJob()` names a Lab job running
+   * ('experiment "x"', …), and counted while in flight.
    */
-  guard(handlers: Handlers<RunsContract>, experiment: () => string | null): Handlers<RunsContract> {
+  guard(handlers: Handlers<RunsContract>, labJob: () => string | null): Handlers<RunsContract> {
     const guarded = { ...handlers };
     for (const method of LIFECYCLE) {
       const inner = handlers[method] as (input: never) => Promise<unknown>;
       (guarded as Record<string, (input: never) => Promise<unknown>>)[method] = async (input) => {
-        const running = experiment();
+        const running = labJob();
         if (running) {
           throw new ApiError({
             code: 'rejected',
             message:
-              `experiment "${running}" is running in the simulation process; ` +
+              `${running} is running in the simulation process; ` +
               'cancel it in the Lab (or wait for it) before starting a run',
           });
         }

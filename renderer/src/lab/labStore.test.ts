@@ -188,11 +188,11 @@ describe('the Lab store', () => {
     expect(store.getState().experiments.map((e) => e.id)).toEqual(['e1']);
     expect(store.getState().selected).toBeNull();
     (d.api.lab as { startExperiment: unknown }).startExperiment = async () => {
-      throw new Error('run "r" is live; close it in the run view before starting an experiment');
+      throw new Error('run "r" is live; close it in the run view first');
     };
     await store.getState().start('e1');
     expect(errors).toEqual([
-      'Could not resume the experiment: run "r" is live; close it in the run view before starting an experiment',
+      'Could not resume the experiment: run "r" is live; close it in the run view first',
     ]);
     expect(store.getState().pending).toBeNull();
   });
