@@ -213,4 +213,19 @@ test('a crashed simulation process leaves the window working, and the run resume
       timeout: 120_000,
     })
     .toBeGreaterThanOrEqual(1);
+
+  // The library exports the run as a zip, and deletes it after a confirmation.
+  const item = page.getByTestId('run-item').first();
+  const download = page.waitForEvent('download');
+  await item.hover();
+  await item.getByTestId('run-export').click();
+  const zip = await download;
+  expect(zip.suggestedFilename()).toMatch(/\.zip$/);
+  const bytes = readFileSync(await zip.path());
+  expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK');
+  await item.hover();
+  await item.getByTestId('run-delete').click();
+  await item.getByTestId('run-delete-confirm').click();
+  await expect(page.getByTestId('run-item')).toHaveCount(0);
+  await expect(page.getByTestId('run-empty')).toBeVisible();
 });

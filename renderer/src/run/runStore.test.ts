@@ -181,6 +181,10 @@ function fakeRuns() {
         record('fork', input);
         return summary('run-1-fork', { parent: { runId: 'run-1', step: input.step } });
       },
+      close: async (input: { runId: string }) => {
+        record('close', input);
+        return summary(input.runId, { status: 'stored' });
+      },
       delete: async (input: unknown) => {
         record('delete', input);
         return {};
@@ -406,7 +410,7 @@ describe('run store', () => {
     });
     expect(store.getState().summary?.status).toBe('crashed');
     expect(store.getState().runs.find((r) => r.id === 'run-1')?.status).toBe('crashed');
-    expect(errors.join('\n')).toMatch(/exited with code 1.*Resume/);
+    expect(errors.join('\n')).toMatch(/^The simulation stopped: simulation process exited with code 1$/m);
   });
 
   it('lists the scenario’s runs newest first', async () => {
@@ -458,6 +462,10 @@ describe('run store', () => {
     const again = await dexieBookmarks(db).list('run-1');
     expect(again).toHaveLength(2);
     await store.getState().deleteRun('run-1');
+    // The live run is closed before it is deleted.
+    const methods = fake.calls.map((c) => c.method);
+    expect(methods.indexOf('close')).toBeGreaterThan(-1);
+    expect(methods.indexOf('close')).toBeLessThan(methods.indexOf('delete'));
     expect(await dexieBookmarks(db).list('run-1')).toEqual([]);
     expect(store.getState().runId).toBeNull();
   });

@@ -421,7 +421,9 @@ export function createRunStore(deps: RunDeps): RunStore {
       if (e.status !== 'running' && e.status !== 'loading') void get().loadRuns(get().scenarioId);
       if (e.status === 'crashed')
         deps.reportError('The simulation stopped', {
-          message: `${e.message ?? 'The simulation process ended unexpectedly.'} Resume continues from the last snapshot.`,
+          message:
+            e.message ??
+            'The simulation process ended unexpectedly. Resume continues from the last snapshot.',
         });
       if (e.runId === get().runId && (e.status === 'paused' || e.status === 'stored'))
         void get().loadTimeline();
@@ -713,6 +715,11 @@ export function createRunStore(deps: RunDeps): RunStore {
       },
 
       async deleteRun(runId) {
+        const known = get().runs.find((r) => r.id === runId) ?? get().summary;
+        const live = known?.id === runId && ['running', 'paused', 'loading'].includes(known.status);
+        // A live run is closed first (its snapshot written), as the service requires.
+        if (live && !(await guarded('Could not close the run', () => api.runs.close({ runId }))))
+          return;
         const ok = await guarded('Could not delete the run', () => api.runs.delete({ runId }));
         if (!ok) return;
         await deps.bookmarks.removeRun(runId).catch(() => undefined);
