@@ -11,8 +11,12 @@ import { useStudio, useStudioStore } from '../stores/studioStore';
 import { ExperimentDetail, ExperimentList } from './Experiments';
 import { ExperimentForm } from './ExperimentForm';
 import { createLabStore } from './labStore';
+import { InterviewPanel } from './InterviewPanel';
 import { PoliciesPanel } from './PoliciesPanel';
 import './lab.css';
+
+/** Run statuses in which a run holds the simulation process's model. */
+const LIVE = new Set(['loading', 'running', 'paused']);
 
 export function LabView() {
   const studioStore = useStudioStore();
@@ -32,17 +36,39 @@ export function LabView() {
   useEffect(() => void store.getState().loadModels(), [store]);
   useEffect(() => void store.getState().load(docId), [store, docId]);
   useEffect(() => {
+    if (docId) void store.getState().loadRuns(docId);
+  }, [store, docId]);
+  useEffect(() => {
     if (docId) void store.getState().loadPolicies(docId, personaKey ? personaKey.split('|') : []);
   }, [store, docId, personaKey]);
 
   if (!doc) return null;
   const selected = lab.experiments.find((e) => e.id === lab.selected) ?? null;
+  const live = lab.runs.find((r) => LIVE.has(r.status)) ?? null;
   return (
     <main className="main lab" data-testid="lab-view">
       <div className="lab__left">
+        {live && (
+          <div className="lab-live" data-testid="lab-live-run">
+            <span>
+              Run “{live.name}” is live. The simulation process does one model job at a time:
+              experiments and interviews wait until it is closed.
+            </span>
+            <button
+              type="button"
+              className="button"
+              data-testid="lab-close-run"
+              disabled={lab.pending === `close:${live.id}`}
+              onClick={() => void lab.closeLiveRun(live.id)}
+            >
+              Close the run
+            </button>
+          </div>
+        )}
         <ExperimentForm doc={doc} lab={lab} />
         <h3 className="lab__heading">Experiments</h3>
         <ExperimentList lab={lab} />
+        <InterviewPanel doc={doc} lab={lab} />
         <PoliciesPanel doc={doc} lab={lab} />
       </div>
       <div className="lab__right">

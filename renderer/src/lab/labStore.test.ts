@@ -104,11 +104,33 @@ function apiDouble(list: ExperimentSummary[]) {
         return { html: '<html>cost</html>', csv: 'a,b', json: '{}' };
       },
       listPolicies: async () => ({ folder: '/p', personas: [] }),
+      interviewRun: async ({ runId }: { runId: string }) => {
+        calls.push(`interview ${runId}`);
+        return {
+          step: 4,
+          clock: 'Mon 10:04',
+          answers: [
+            {
+              agentId: 'a',
+              agentName: 'Ada',
+              category: 'memory',
+              questionId: 'memory-1',
+              question: 'Who is Bo?',
+              answer: 'A friend.',
+            },
+          ],
+        };
+      },
       clearPolicies: async () => ({ cleared: 3 }),
       onDidExperimentProgress: on('progress'),
       onDidChangeExperiment: on('change'),
     },
     models: { local: async () => ({ modelsDir: '/m', models: [] }) },
+    runs: {
+      list: async () => [],
+      close: async ({ runId }: { runId: string }) => ({ id: runId, status: 'stored' }),
+      onDidChangeStatus: on('status'),
+    },
   } as unknown as LabApi;
   const fire = (name: string, payload: unknown) =>
     (listeners[name] ?? []).forEach((l) => l(payload as never));
@@ -195,5 +217,16 @@ describe('the Lab store', () => {
       'Could not resume the experiment: run "r" is live; close it in the run view first',
     ]);
     expect(store.getState().pending).toBeNull();
+  });
+
+  it('interviews a run and keeps the answers with the run they came from', async () => {
+    const d = apiDouble([]);
+    const store = createLabStore({ api: d.api, reportError: () => {}, showToast: () => {} });
+    const pending = store.getState().interviewRun({ runId: 'r1', perCategory: 1 });
+    expect(store.getState().pending).toBe('interview');
+    await pending;
+    expect(store.getState().pending).toBeNull();
+    expect(store.getState().interview).toMatchObject({ runId: 'r1', step: 4, clock: 'Mon 10:04' });
+    expect(store.getState().interview!.answers[0].answer).toBe('A friend.');
   });
 });

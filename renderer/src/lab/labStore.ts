@@ -7,11 +7,16 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ExperimentProgress, ExperimentSummary, PolicyView } from '../../../common/api/lab';
 import type { StudioApi } from '../../../common/api/studio';
-import type { InputOf } from '../../../common/api/contract';
+import type { InputOf, OutputOf } from '../../../common/api/contract';
+import type { RunSummary } from '../../../common/api/runs';
 import type { StudioContract } from '../../../common/api/studio';
 
-export type LabApi = Pick<StudioApi, 'lab' | 'models'>;
+export type LabApi = Pick<StudioApi, 'lab' | 'models'> & {
+  runs: Pick<StudioApi['runs'], 'list' | 'close' | 'onDidChangeStatus'>;
+};
 export type CreateExperimentInput = InputOf<StudioContract, 'lab.createExperiment'>;
+export type InterviewInput = InputOf<StudioContract, 'lab.interviewRun'>;
+export type InterviewResult = OutputOf<StudioContract, 'lab.interviewRun'> & { runId: string };
 
 export interface LabDeps {
   api: LabApi;
@@ -49,6 +54,9 @@ export interface LabState {
   policies: { folder: string; personas: PersonaPolicies[] } | null;
   /** A call in flight that the buttons wait for. */
   pending: string | null;
+  /** Stored runs of the town, for the interview battery. */
+  runs: RunSummary[];
+  interview: InterviewResult | null;
 
   attach(): () => void;
   load(scenarioId: string | null): Promise<void>;
@@ -59,6 +67,10 @@ export interface LabState {
   cancel(id: string): Promise<void>;
   remove(id: string): Promise<void>;
   openReport(id: string): Promise<void>;
+  loadRuns(scenarioId: string): Promise<void>;
+  interviewRun(input: InterviewInput): Promise<void>;
+  /** Closes the town's live run (snapshot written) so Lab jobs can use the model. */
+  closeLiveRun(runId: string): Promise<void>;
   loadPolicies(scenarioId: string, personaIds: string[]): Promise<void>;
   clearPolicies(scenarioId: string, personaIds: string[], personaId?: string): Promise<void>;
 }
@@ -109,9 +121,16 @@ export function createLabStore(deps: LabDeps): LabStore {
       modelsLoaded: false,
       policies: null,
       pending: null,
+      runs: [],
+      interview: null,
 
       attach() {
         const offs = [
+          // A run opened, closed or crashed elsewhere: the live banner and the interview list follow.
+          api.runs.onDidChangeStatus(() => {
+            const scenarioId = get().scenarioId;
+            if (scenarioId) void get().loadRuns(scenarioId);
+          }),
           api.lab.onDidExperimentProgress((p) =>
             set((s) => ({ progress: { ...s.progress, [p.id]: p } })),
           ),
@@ -201,6 +220,25 @@ export function createLabStore(deps: LabDeps): LabStore {
         );
         set({ reportLoading: false });
         if (files && get().selected === id) set({ report: { id, ...files } });
+      },
+
+      async loadRuns(scenarioId) {
+        const runs = await attempt('Could not list runs', () => api.runs.list({ scenarioId }));
+        if (runs) set({ runs });
+      },
+
+      async interviewRun(input) {
+        set({ pending: 'interview' });
+        const out = await attempt('Could not interview the run', () => api.lab.interviewRun(input));
+        set({ pending: null });
+        if (out) set({ interview: { ...out, runId: input.runId } });
+      },
+
+      async closeLiveRun(runId) {
+        set({ pending: `close:${runId}` });
+        const closed = await attempt('Could not close the run', () => api.runs.close({ runId }));
+        set({ pending: null });
+        if (closed) set((s) => ({ runs: s.runs.map((r) => (r.id === runId ? closed : r)) }));
       },
 
       async loadPolicies(scenarioId, personaIds) {
