@@ -97,13 +97,21 @@ test('a 3-person run: watch, inspect, interview, change the world, pause, scrub 
   await page.getByTestId('run-panel').evaluate((el) => el.scrollTo(0, 0));
   await page.screenshot({ path: 'e2e/screenshots/run.png' });
 
-  // Change the world: the fountain freezes over, and the event log says so.
+  // Change the world: the fountain freezes over, the map shows a badge, the event log says so.
+  // (Paused, so nothing else moves; the mouse leaves the map so no tooltip is in the picture.)
+  await page.mouse.move(0, 0);
+  await page.waitForTimeout(300);
+  const beforeBadge = await canvas.screenshot();
   await clickTile(page, map, FOUNTAIN.x, FOUNTAIN.y);
   const popover = page.getByTestId('object-popover');
   await expect(popover).toContainText('fountain');
   await popover.getByTestId('object-state-input').fill('frozen over');
   await popover.getByTestId('object-state-apply').click();
   await expect(popover).toBeHidden();
+  await page.mouse.move(0, 0);
+  await expect
+    .poll(async () => (await canvas.screenshot()).equals(beforeBadge), { timeout: 10_000 })
+    .toBe(false);
   await page.getByTestId('run-tab-events').click();
   await expect(page.getByTestId('event-list')).toContainText('fountain → frozen over');
   await expect(page.getByTestId('event-list')).toContainText('What are you doing today?');

@@ -410,7 +410,9 @@ describe('run store', () => {
     });
     expect(store.getState().summary?.status).toBe('crashed');
     expect(store.getState().runs.find((r) => r.id === 'run-1')?.status).toBe('crashed');
-    expect(errors.join('\n')).toMatch(/^The simulation stopped: simulation process exited with code 1$/m);
+    expect(errors.join('\n')).toMatch(
+      /^The simulation stopped: simulation process exited with code 1$/m,
+    );
   });
 
   it('lists the scenario’s runs newest first', async () => {
@@ -433,7 +435,7 @@ describe('run store', () => {
     const kinds = store.getState().events.map((e) => `${e.kind}: ${e.text}`);
     expect(kinds).toContain('setObjectState: w:s:a:stove → burning');
     expect(
-      kinds.some((k) => k.startsWith('interview (remembered): a: “What are you doing?”')),
+      kinds.some((k) => k.startsWith('interview (remembered): Ada Lane: “What are you doing?”')),
     ).toBe(true);
     // Read again: no duplicates from the incremental cursor.
     await store.getState().loadEvents();

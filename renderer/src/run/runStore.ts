@@ -84,21 +84,26 @@ function str(v: unknown): string {
 }
 
 /** Describes an intervention's arguments for a person ("Isabella: the party is at 5"). */
-function describeArgs(name: string, args: unknown): string {
+function describeArgs(name: string, args: unknown, who: (id: unknown) => string): string {
   const a = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
   if (name === 'setObjectState') return `${str(a.address)} → ${str(a.state)}`;
-  if (name === 'whisper') return `${str(a.agentId)} hears “${str(a.text)}”`;
-  if (name === 'rememberedInterview') return `${str(a.agentId)} asked “${str(a.question)}”`;
+  if (name === 'whisper') return `${who(a.agentId)} hears “${str(a.text)}”`;
+  if (name === 'rememberedInterview') return `${who(a.agentId)} asked “${str(a.question)}”`;
   return str(args);
 }
 
 /** The panel's lines from raw log events: interventions of each step, then other records. */
-export function eventEntries(events: readonly LogEvent[]): EventEntry[] {
+export function eventEntries(
+  events: readonly LogEvent[],
+  names: ReadonlyMap<string, string> = new Map(),
+): EventEntry[] {
   const out: EventEntry[] = [];
+  const who = (id: unknown) => names.get(str(id)) ?? str(id);
   const intervention = (step: number, raw: unknown) => {
     const i = (raw ?? {}) as { name?: unknown; args?: unknown; ok?: unknown; error?: unknown };
     const name = str(i.name);
-    const text = describeArgs(name, i.args) + (i.ok === false ? ` (refused: ${str(i.error)})` : '');
+    const text =
+      describeArgs(name, i.args, who) + (i.ok === false ? ` (refused: ${str(i.error)})` : '');
     out.push({ step, kind: name, text, ok: i.ok !== false });
   };
   for (const e of events) {
@@ -113,7 +118,7 @@ export function eventEntries(events: readonly LogEvent[]): EventEntry[] {
       out.push({
         step: e.step,
         kind: e.remembered ? 'interview (remembered)' : 'interview',
-        text: `${str(e.agentId)}: “${str(e.question)}” → “${str(e.answer)}”`,
+        text: `${who(e.agentId)}: “${str(e.question)}” → “${str(e.answer)}”`,
         ok: true,
       });
     } else if (e.type === 'fork') {
@@ -810,7 +815,8 @@ export function createRunStore(deps: RunDeps): RunStore {
         // Re-read the last step next time: it may still gain lines (an interview mid-step).
         const last = events.at(-1)?.step;
         if (last !== undefined) eventsCursor = { runId, step: Math.max(-2, last - 1) };
-        const fresh = eventEntries(events);
+        const names = new Map((get().liveFrame?.agents ?? []).map((a) => [a.id, a.name]));
+        const fresh = eventEntries(events, names);
         set((s) => ({
           events: [...s.events.filter((x) => x.step < fromStep), ...fresh].slice(
             -EVENT_PANEL_LIMIT,
