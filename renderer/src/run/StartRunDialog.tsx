@@ -10,7 +10,7 @@ import { Dialog } from '../components/Dialog';
 import { useStudio } from '../stores/studioStore';
 import { useRun, useRunStore } from './RunProvider';
 import type { CatalogModel, LocalModel } from './runStore';
-import { baseName, compact } from './format';
+import { baseName, bytes } from './format';
 
 const ABLATION_LABELS: Record<Ablation, string> = {
   full: 'Full architecture',
@@ -288,7 +288,7 @@ function ModelSelect({
         >
           {models.map((m) => (
             <option key={m.path} value={m.path}>
-              {m.name} ({compact(m.sizeBytes / 1e6)} MB
+              {m.name} ({bytes(m.sizeBytes)}
               {m.architecture ? ` · ${m.architecture}` : ''})
             </option>
           ))}
@@ -309,7 +309,7 @@ function ModelSelect({
             if (model) onChange(model.path);
           }}
         >
-          Download {missing.name} ({compact(missing.sizeBytes / 1e6)} MB, {missing.license})
+          Download {missing.name} ({bytes(missing.sizeBytes)}, {missing.license})
         </button>
       )}
       {downloading && (
@@ -319,7 +319,7 @@ function ModelSelect({
             value={download.totalBytes ? download.receivedBytes : undefined}
           />
           <span className="muted">
-            {compact(download.receivedBytes / 1e6)} / {compact(download.totalBytes / 1e6)} MB
+            {bytes(download.receivedBytes)} / {bytes(download.totalBytes)}
           </span>
           <button
             type="button"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compact, duration, headEmoji, minuteLabel } from './format';
+import { bytes, compact, duration, headEmoji, minuteLabel } from './format';
 
 describe('format', () => {
   it('keeps only emoji for the head label, at most two', () => {
@@ -15,5 +15,7 @@ describe('format', () => {
     expect(duration(3725)).toBe('1 h 02 min');
     expect(duration(null)).toBe('–');
     expect(minuteLabel(7 * 60 + 5)).toBe('07:05');
+    expect(bytes(91_000_000)).toBe('91 MB');
+    expect(bytes(2_100_000_000)).toBe('2.1 GB');
   });
 });

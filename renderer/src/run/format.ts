@@ -46,3 +46,10 @@ export function headEmoji(text: string): string {
   }
   return out.join('');
 }
+
+/** A size in bytes as "91 MB" or "2.1 GB". */
+export function bytes(n: number): string {
+  if (!Number.isFinite(n) || n <= 0) return '0 MB';
+  if (n >= 1e9) return `${(n / 1e9).toFixed(1)} GB`;
+  return `${Math.max(1, Math.round(n / 1e6))} MB`;
+}
