@@ -271,6 +271,10 @@ async function main(): Promise<void> {
     await page.getByTestId('run-play').click();
 
     await page.evaluate(`(() => {
+      window.__long = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) window.__long.push(e.duration);
+      }).observe({ entryTypes: ['longtask'] });
       window.__frames = [];
       window.__recording = true;
       let last = 0;
@@ -292,6 +296,7 @@ async function main(): Promise<void> {
       w.__recording = false;
       return w.__frames;
     });
+    const longTasks = (await page.evaluate('window.__long')) as number[];
     const paints = await page
       .getByTestId('run-map-canvas')
       .evaluate((el) => (el as HTMLCanvasElement & { paintTimes(): number[] }).paintTimes());
@@ -309,6 +314,8 @@ async function main(): Promise<void> {
       frames: frames.length,
       steps: state.step,
       agents: walkers.length,
+      longTasks: longTasks.length,
+      longTaskMs: Math.round(longTasks.reduce((a, b) => a + b, 0)),
     });
     reportBench({
       name: 'runmap.paint_ms',
