@@ -121,6 +121,12 @@ test('a 3-person run: watch, inspect, interview, change the world, pause, scrub 
   await range.fill('1');
   await expect(page.getByTestId('timeline-pos')).toHaveText(new RegExp(`^Step 1 of ${pausedAt}`));
   await expect(map).toHaveAttribute('data-step', '1');
+  await page.getByTestId('bookmark-label').fill('Before the fountain froze');
+  await page.getByTestId('bookmark-add').click();
+  await expect(page.getByTestId('bookmark-list')).toContainText(
+    'Before the fountain froze · step 1',
+  );
+  await expect(page.getByTestId('timeline-bookmark')).toHaveCount(1);
 
   // Fork from here: a new run, live and paused, next to the first in the library.
   await page.getByTestId('timeline-fork').click();
@@ -170,6 +176,10 @@ test('charts of a run, and stepping into the town as a new resident', async ({ p
   await expect(page.getByTestId('run-status')).toHaveText('running');
   await page.keyboard.press('Space');
   await expect(page.getByTestId('run-status')).toHaveText('paused', { timeout: 180_000 });
+  // "." runs one step.
+  const stepBefore = await step(map);
+  await page.keyboard.press('.');
+  await expect.poll(() => step(map), { timeout: 120_000 }).toBe(stepBefore + 1);
 
   // A few steps so the cost ledger has something to chart.
   for (let i = 0; i < 3; i++) {

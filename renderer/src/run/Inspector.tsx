@@ -75,11 +75,12 @@ export function PeopleList() {
 
 export function Inspector() {
   const store = useRunStore();
-  const { agent, agentError, selectedAgentId } = useRun(
+  const { agent, agentError, selectedAgentId, replaying } = useRun(
     useShallow((s) => ({
       agent: s.agent,
       agentError: s.agentError,
       selectedAgentId: s.selectedAgentId,
+      replaying: s.viewStep !== null,
     })),
   );
   if (!selectedAgentId) return <PeopleList />;
@@ -94,6 +95,11 @@ export function Inspector() {
         >
           ‹ Everyone
         </button>
+        {replaying && (
+          <span className="muted" title="The inspector shows the person as they are now">
+            (as of the live step)
+          </span>
+        )}
         {agentError && <span className="inspector__error">{agentError}</span>}
       </div>
       {!agent ? <p className="muted panel__pad">Loading…</p> : <AgentSections agent={agent} />}
