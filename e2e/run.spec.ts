@@ -174,6 +174,16 @@ test('charts of a run, and stepping into the town as a new resident', async ({ p
   await page.getByTestId('run-map').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press('Space');
   await expect(page.getByTestId('run-status')).toHaveText('running');
+  // The run goes on while the town is edited: the library shows it running, and the map has
+  // moved on when the run view comes back.
+  const leftAt = await step(map);
+  await page.getByTestId('run-back-to-editor').click();
+  await expect(page.getByTestId('town-canvas')).toBeVisible();
+  await expect(page.getByTestId('run-item').first()).toHaveAttribute('data-status', 'running');
+  await page.waitForTimeout(1500);
+  await page.getByTestId('run-open-view').click();
+  await expect.poll(() => step(map), { timeout: 120_000 }).toBeGreaterThan(leftAt);
+  await page.getByTestId('run-map').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press('Space');
   await expect(page.getByTestId('run-status')).toHaveText('paused', { timeout: 180_000 });
   // "." runs one step.
