@@ -337,15 +337,20 @@ describe('run store', () => {
     expect(store.getState().frame?.step).toBe(6);
   });
 
-  it('a slow scrub answer never overwrites a newer one', async () => {
+  it('dragging asks for one frame at a time and ends on the latest step', async () => {
     await startRun();
     fake.stepEvent(8);
     fake.frameDelays.set(1, 50);
+    const before = fake.calls.filter((c) => c.method === 'frame').length;
     const slow = store.getState().scrub(1);
+    await store.getState().scrub(2);
     await store.getState().scrub(3);
     await slow;
     expect(store.getState().viewStep).toBe(3);
     expect(store.getState().frame?.step).toBe(3);
+    // Step 2 was overtaken while step 1 was being rebuilt: never asked for.
+    const asked = fake.calls.filter((c) => c.method === 'frame').slice(before);
+    expect(asked.map((c) => (c.input as { step: number }).step)).toEqual([1, 3]);
   });
 
   it('scrubbing to the live step or beyond follows live again', async () => {

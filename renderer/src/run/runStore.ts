@@ -299,8 +299,8 @@ function message(err: unknown): string {
 
 export function createRunStore(deps: RunDeps): RunStore {
   const { api } = deps;
-  // Scrub requests can overtake each other; only the newest one's answer is shown.
-  let scrubSeq = 0;
+  // Timeline scrubbing: whether a frame request is out, and the step wanted after it.
+  const scrub: { inFlight: boolean; wanted: number | null } = { inFlight: false, wanted: null };
   let agentSeq = 0;
   let lastAgentRefresh = 0;
   let agentRefreshTimer: ReturnType<typeof setTimeout> | null = null;
@@ -690,16 +690,28 @@ export function createRunStore(deps: RunDeps): RunStore {
         if (!runId) return;
         const live = get().liveFrame;
         if (step === null || (live && step >= live.step)) {
-          scrubSeq++;
+          scrub.wanted = null;
           set({ viewStep: null, frame: live });
           return;
         }
-        const seq = ++scrubSeq;
         set({ viewStep: step });
-        const frame = await guarded(`Could not rebuild step ${step}`, () =>
-          api.runs.frame({ runId, step }),
-        );
-        if (frame && seq === scrubSeq && get().runId === runId) set({ frame });
+        // Dragging the timeline asks for many steps; past frames are rebuilt from the log, so
+        // at most one request is in flight and only the latest wish is asked for next.
+        scrub.wanted = step;
+        if (scrub.inFlight) return;
+        scrub.inFlight = true;
+        try {
+          while (scrub.wanted !== null && get().runId === runId) {
+            const want = scrub.wanted;
+            scrub.wanted = null;
+            const frame = await guarded(`Could not rebuild step ${want}`, () =>
+              api.runs.frame({ runId, step: want }),
+            );
+            if (frame && get().runId === runId && get().viewStep === want) set({ frame });
+          }
+        } finally {
+          scrub.inFlight = false;
+        }
       },
 
       async fork(step, name) {
