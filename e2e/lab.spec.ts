@@ -101,3 +101,47 @@ test('a tiny experiment: progress, cancel and resume, report with the cost table
   await page.getByTestId('lab-delete-confirm').click();
   await expect(page.getByTestId('lab-empty')).toBeVisible();
 });
+
+test('the interview battery on a stored run, after closing the live run from the Lab', async ({
+  page,
+}) => {
+  test.setTimeout(540_000);
+  await openStudio(page);
+  await createFromTemplate(page);
+
+  // A run of a few steps with the tiny models (the run view's own flow).
+  await page.getByTestId('run-open-view').click();
+  await page.getByTestId('run-start-open').click();
+  const dialog = page.getByTestId('start-run-dialog');
+  await dialog.getByTestId('start-name').fill('Interviewed run');
+  await dialog.getByTestId('start-time').fill('2024-04-15T10:00');
+  await dialog.getByTestId('start-run-submit').click();
+  await expect(dialog).toBeHidden({ timeout: 120_000 });
+  await expect(page.getByTestId('run-status')).toHaveText('paused');
+  await page.getByTestId('run-step').click();
+  await expect(page.getByTestId('run-map')).toHaveAttribute('data-step', '1', { timeout: 180_000 });
+
+  // The Lab says the run holds the model, refuses an experiment, and can close the run.
+  await page.getByTestId('lab-button').click();
+  const lab = page.getByTestId('lab-view');
+  await expect(lab.getByTestId('lab-live-run')).toContainText('Run “Interviewed run” is live');
+  await lab.getByTestId('lab-minutes').fill('1');
+  await lab.getByTestId('lab-create').click();
+  await expect(page.getByText(/run "[^"]+" is live; close it in the run view first/)).toBeVisible();
+  await expect(lab.getByTestId('lab-empty')).toBeVisible();
+  await lab.getByTestId('lab-close-run').click();
+  await expect(lab.getByTestId('lab-live-run')).toBeHidden({ timeout: 60_000 });
+
+  // Every person answers one question per area at the run's last snapshot.
+  const panel = lab.getByTestId('lab-interview');
+  await expect(panel.getByTestId('lab-interview-run')).toContainText('Interviewed run');
+  await panel.getByTestId('lab-interview-ask').click();
+  const answers = panel.getByTestId('lab-interview-answers');
+  await expect(answers).toBeVisible({ timeout: 240_000 });
+  await expect(answers).toContainText('Tell me a little about yourself.');
+  await expect(answers).toContainText('nothing was remembered');
+  // 5 areas × 3 people.
+  await expect(answers.locator('li')).toHaveCount(15);
+  await panel.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'e2e/screenshots/lab-interview.png' });
+});

@@ -118,7 +118,7 @@ export function InterviewPanel({
                 type="number"
                 min={1}
                 max={5}
-                className="lab-number"
+                className="input lab-number"
                 value={perCategory}
                 onChange={(e) =>
                   setPerCategory(Math.min(5, Math.max(1, Math.round(Number(e.target.value)))))
