@@ -48,8 +48,8 @@ test('a tiny experiment: progress, cancel and resume, report with the cost table
   // Cancel stops it after the current step; Resume continues from the checkpoint.
   await detail.getByTestId('lab-cancel').click();
   await expect(detail.getByTestId('lab-message')).toContainText(
-    // After the step in progress, or before the next evaluation/cell if the run had finished.
-    /^experiment cancelled (at step \d+ of|before evaluating|before) full(-cost-layer)? seed \d+; run it again to resume$/,
+    // After the step in progress, at the evaluation's next question, or before the next cell.
+    /^experiment cancelled (at step \d+ of|while evaluating|before evaluating|before) full(-cost-layer)? seed \d+; run it again to resume$/,
     { timeout: 120_000 },
   );
   await expect(lab.getByTestId('lab-status').first()).toHaveText('Stopped');

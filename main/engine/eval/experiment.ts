@@ -100,13 +100,26 @@ export interface ExperimentStatus {
 /** Optional controls for callers that watch and stop the runner (the studio's Lab). */
 export interface ExperimentHooks {
   /**
-   * Checked after every step and before each cell and evaluation: when aborted, the cell in
-   * progress writes a checkpoint and the runner throws {@link ExperimentCancelled}; running
-   * the same plan again resumes from there. A cell's evaluation in progress is not cut short.
+   * Checked after every step, before each cell and evaluation, and before each evaluation
+   * model call: when aborted, the cell in progress writes a checkpoint (an evaluation in
+   * progress is dropped, to be asked again) and the runner throws {@link ExperimentCancelled};
+   * running the same plan again resumes from there.
    */
   signal?: AbortSignal;
   /** After every step of a cell's run, and when a cell's evaluation starts. */
   onStatus?: (status: ExperimentStatus) => void;
+}
+
+/** `model`, refusing every call once `signal` is aborted (an evaluation stops at its next question). */
+function stopsOn(model: LanguageModel, signal: AbortSignal): LanguageModel {
+  return {
+    id: model.id,
+    complete(request) {
+      if (signal.aborted) return Promise.reject(new Error('cancelled'));
+      return model.complete(request);
+    },
+    dispose: () => model.dispose(),
+  };
 }
 
 /** Thrown by {@link runExperiment} when its hooks' signal was aborted. */
@@ -349,11 +362,23 @@ export async function runExperiment(
       mkdirSync(path.dirname(callsFile), { recursive: true });
       rmSync(callsFile, { force: true });
       const deps = await getDeps();
-      evaluation = await evaluateRun(cell.runDir, deps, plan.evaluation, facts, {
-        untilStep: plan.steps,
-        onCall: (call) => appendFileSync(callsFile, `${JSON.stringify(call)}\n`),
-        onProgress: (what) => progress(`${cell.condition} seed ${cell.seed}: ${what}`),
-      });
+      try {
+        evaluation = await evaluateRun(
+          cell.runDir,
+          hooks.signal ? { ...deps, model: stopsOn(deps.model, hooks.signal) } : deps,
+          plan.evaluation,
+          facts,
+          {
+            untilStep: plan.steps,
+            onCall: (call) => appendFileSync(callsFile, `${JSON.stringify(call)}\n`),
+            onProgress: (what) => progress(`${cell.condition} seed ${cell.seed}: ${what}`),
+          },
+        );
+      } catch (error) {
+        // Nothing of an unfinished evaluation is kept: the next attempt asks again from the start.
+        if (hooks.signal?.aborted) throw new ExperimentCancelled(`while evaluating ${label}`);
+        throw error;
+      }
       evaluation.model = deps.model.id;
       writeJsonAtomic(cell.evalFile, evaluation);
     }

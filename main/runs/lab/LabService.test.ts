@@ -238,6 +238,32 @@ describe('the Lab (scripted model)', () => {
     expect(listCheckpoints(runDir).at(-1)).toBe(3);
   });
 
+  it('cancel during a cell’s evaluation stops at its next question; resume asks again', async () => {
+    const t = setup();
+    const created = await t.call('lab.createExperiment', createInput({ start: false }));
+    let cancelled = false;
+    t.listeners.push((e) => {
+      if (cancelled || e.event !== 'lab.onDidExperimentProgress') return;
+      if (e.payload.phase !== 'evaluate') return;
+      cancelled = true;
+      void t.call('lab.cancelExperiment', { id: created.id });
+    });
+    await t.call('lab.startExperiment', { id: created.id });
+    await t.lab.idle();
+    const [stopped] = await t.call('lab.listExperiments', {});
+    expect(stopped).toMatchObject({
+      status: 'incomplete',
+      cellsDone: 0,
+      message: expect.stringMatching(
+        /^experiment cancelled while evaluating baseline seed \d+; run it again to resume$/,
+      ),
+    });
+    await t.call('lab.startExperiment', { id: created.id });
+    await t.lab.idle();
+    const [done] = await t.call('lab.listExperiments', {});
+    expect(done).toMatchObject({ status: 'done', cellsDone: 2, message: null });
+  });
+
   it('one heavy job at a time: no experiment beside a live run, no run beside an experiment', async () => {
     const t = setup();
     const run = (await t.callAny('runs.create', {
