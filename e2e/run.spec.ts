@@ -200,6 +200,7 @@ test('charts of a run, and stepping into the town as a new resident', async ({ p
   await expect(page.getByTestId('cost-table').locator('tbody tr').first()).toBeVisible();
   await expect(page.getByTestId('chart-tokens').locator('canvas')).toBeVisible();
   await expect(page.getByTestId('heatmap').locator('rect')).toHaveCount(16);
+  await page.getByTestId('heatmap').screenshot({ path: 'test-results/run-heatmap.png' });
   await page.getByTestId('run-panel').evaluate((el) => el.scrollTo(0, 0));
   await page.screenshot({ path: 'test-results/run-charts.png' });
 });

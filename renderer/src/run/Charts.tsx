@@ -161,7 +161,7 @@ export function ChartsPanel() {
         <svg
           className="heatmap"
           data-testid="heatmap"
-          width={80 + agents.length * cell}
+          width={80 + agents.length * cell + 44}
           height={80 + agents.length * cell}
           role="img"
           aria-label="Conversations between each pair"
