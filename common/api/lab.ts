@@ -139,6 +139,10 @@ export const batteryAnswerSchema = z.object({
 export type BatteryAnswerView = z.infer<typeof batteryAnswerSchema>;
 
 export const labMethods = {
+  /**
+   * Experiments in the data folder, newest first; with `scenarioId`, those made from that library
+   * document (and CLI experiments whose scenario has that id).
+   */
   'lab.listExperiments': {
     input: z.object({ scenarioId: z.string().optional() }),
     output: z.array(experimentSummarySchema),

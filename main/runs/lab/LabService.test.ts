@@ -378,6 +378,12 @@ describe('the Lab (scripted model)', () => {
       async () => scripted(),
       new HashEmbedder(),
     );
+    // Shown for the town whose scenario id its experiment.json names, not for others.
+    const scenarioId = buildTestScenario().id;
+    expect((await t.call('lab.listExperiments', { scenarioId })).map((e) => e.id)).toEqual([
+      'from-cli',
+    ]);
+    expect(await t.call('lab.listExperiments', { scenarioId: 'another-town' })).toEqual([]);
     const [listed] = await t.call('lab.listExperiments', {});
     expect(listed).toMatchObject({
       id: 'from-cli',

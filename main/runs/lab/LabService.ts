@@ -208,9 +208,26 @@ export class LabService {
         continue; // not an experiment folder (or a half-deleted one)
       }
       if (!summary) continue;
-      if (scenarioId === undefined || summary.scenarioId === scenarioId) out.push(summary);
+      if (scenarioId === undefined || this.belongsTo(entry.name, summary, scenarioId)) {
+        out.push(summary);
+      }
     }
     return out.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+  }
+
+  /**
+   * A studio experiment belongs to the library document it was made from; a CLI experiment
+   * (no document) to the scenario whose id its experiment.json names (a pack exported from the
+   * studio keeps the document's id).
+   */
+  private belongsTo(id: string, summary: ExperimentSummary, scenarioId: string): boolean {
+    if (summary.scenarioId !== null) return summary.scenarioId === scenarioId;
+    try {
+      const plan = planFileSchema.safeParse(readJson(path.join(this.dirOf(id), PLAN_FILE)));
+      return plan.success && plan.data.scenario.id === scenarioId;
+    } catch {
+      return false;
+    }
   }
 
   private dirOf(id: string): string {

@@ -66,7 +66,19 @@ export function LabView() {
           </div>
         )}
         <ExperimentForm doc={doc} lab={lab} />
-        <h3 className="lab__heading">Experiments</h3>
+        <div className="lab-detail__head">
+          <h3 className="lab__heading">Experiments</h3>
+          <span className="run-toolbar__spacer" />
+          <label className="lab-models__row muted">
+            <input
+              type="checkbox"
+              data-testid="lab-show-all"
+              checked={lab.showAll}
+              onChange={(e) => void lab.setShowAll(e.target.checked)}
+            />
+            every town (and the command line’s)
+          </label>
+        </div>
         <ExperimentList lab={lab} />
         <InterviewPanel doc={doc} lab={lab} />
         <PoliciesPanel doc={doc} lab={lab} />

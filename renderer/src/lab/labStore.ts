@@ -40,6 +40,8 @@ export interface PersonaPolicies {
 
 export interface LabState {
   scenarioId: string | null;
+  /** List every experiment in the data folder, not only this town's. */
+  showAll: boolean;
   experiments: ExperimentSummary[];
   loaded: boolean;
   /** Progress of running experiments by id (the latest event). */
@@ -60,6 +62,7 @@ export interface LabState {
 
   attach(): () => void;
   load(scenarioId: string | null): Promise<void>;
+  setShowAll(showAll: boolean): Promise<void>;
   loadModels(): Promise<void>;
   select(id: string | null): void;
   create(input: CreateExperimentInput): Promise<boolean>;
@@ -93,7 +96,7 @@ export function createLabStore(deps: LabDeps): LabStore {
     /** Puts a summary in the list (in place, or first when new and of this town). */
     const upsert = (summary: ExperimentSummary) => {
       const s = get();
-      const belongs = s.scenarioId === null || summary.scenarioId === s.scenarioId;
+      const belongs = s.showAll || s.scenarioId === null || summary.scenarioId === s.scenarioId;
       const i = s.experiments.findIndex((e) => e.id === summary.id);
       if (i >= 0) {
         const experiments = s.experiments.slice();
@@ -111,6 +114,7 @@ export function createLabStore(deps: LabDeps): LabStore {
 
     return {
       scenarioId: null,
+      showAll: false,
       experiments: [],
       loaded: false,
       progress: {},
@@ -152,10 +156,18 @@ export function createLabStore(deps: LabDeps): LabStore {
         if (scenarioId !== get().scenarioId) {
           set({ scenarioId, experiments: [], loaded: false, selected: null, report: null });
         }
+        const showAll = get().showAll;
         const list = await attempt('Could not list experiments', () =>
-          api.lab.listExperiments(scenarioId ? { scenarioId } : {}),
+          api.lab.listExperiments(scenarioId && !showAll ? { scenarioId } : {}),
         );
-        if (list && get().scenarioId === scenarioId) set({ experiments: list, loaded: true });
+        if (list && get().scenarioId === scenarioId && get().showAll === showAll) {
+          set({ experiments: list, loaded: true });
+        }
+      },
+
+      async setShowAll(showAll) {
+        set({ showAll });
+        await get().load(get().scenarioId);
       },
 
       async loadModels() {
