@@ -161,6 +161,23 @@ test('charts of a run, and stepping into the town as a new resident', async ({ p
   await expect(map).toHaveAttribute('data-agents', '4');
   await expect(page.getByTestId('resident-panel')).toContainText('You are');
 
+  // Newcomers start on the dormitory's spawn, next to Tobias's room: talk to him. He answers as
+  // himself, and remembers who said what.
+  const resident = page.getByTestId('resident-panel');
+  await expect(resident.getByTestId('resident-to')).toContainText('Tobias');
+  await resident.getByTestId('resident-to').selectOption({ label: 'Tobias Mensah' });
+  await resident.getByTestId('resident-say').fill('Hello Tobias, I am new here.');
+  await resident.getByTestId('resident-say-send').click();
+  await expect(resident.getByTestId('resident-reply')).toBeVisible({ timeout: 120_000 });
+  await page.getByTestId('run-tab-people').click();
+  await page.getByTestId('run-person').filter({ hasText: 'Tobias' }).click();
+  await page.getByTestId('memory-search').fill('Mara');
+  await expect(page.getByTestId('memory-list')).toContainText(
+    'Mara said to Tobias Mensah: "Hello Tobias, I am new here."',
+  );
+  await expect(page.getByTestId('memory-list')).toContainText('Tobias Mensah said to Mara: "');
+  await page.getByTestId('inspector-back').click();
+
   // An inner voice for someone else, applied between steps and logged.
   await page.getByTestId('run-tab-people').click();
   await page.getByTestId('run-person').first().click();

@@ -184,7 +184,11 @@ export function ResidentPanel() {
           </select>
           <div className="chat__lines">
             {resident.lines.map((l, i) => (
-              <div key={i} className={`chat__line chat__line--${l.from}`}>
+              <div
+                key={i}
+                className={`chat__line chat__line--${l.from}`}
+                data-testid={l.from === 'agent' ? 'resident-reply' : 'resident-line'}
+              >
                 {l.text}
               </div>
             ))}
@@ -206,7 +210,12 @@ export function ResidentPanel() {
               maxLength={2000}
               onChange={(e) => setText(e.target.value)}
             />
-            <button type="submit" className="button" disabled={!text.trim() || !!pending}>
+            <button
+              type="submit"
+              className="button"
+              data-testid="resident-say-send"
+              disabled={!text.trim() || !!pending}
+            >
               Say
             </button>
           </form>
