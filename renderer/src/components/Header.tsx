@@ -2,6 +2,7 @@
  * The top bar: brand, the open town's name (editable), save state, export, host info, and the
  * settings button (with the desktop shell's requests: DesktopShell).
  */
+import { useEffect } from 'react';
 import { scenarioShape } from '../../../common/scenario/schema';
 import { useStudio } from '../stores/studioStore';
 import type { SaveState } from '../library/autosave';
@@ -25,6 +26,10 @@ export function Header({ onExport }: { onExport(): void }) {
   const rename = useStudio((s) => s.rename);
   const labOpen = useLabNav((s) => s.open);
   const setLabOpen = useLabNav((s) => s.setOpen);
+  // No town open (deleted, closed): nothing for the Lab to show, so the next town opens normally.
+  useEffect(() => {
+    if (!docId && labOpen) setLabOpen(false);
+  }, [docId, labOpen, setLabOpen]);
 
   return (
     <header className="header">
