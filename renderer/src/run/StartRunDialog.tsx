@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { ABLATIONS, runConditionsSchema, type Ablation } from '../../../common/runs/conditions';
+import { studio } from '../api/studio';
 import { Dialog } from '../components/Dialog';
 import { useStudio } from '../stores/studioStore';
 import { useRun, useRunStore } from './RunProvider';
@@ -48,17 +49,29 @@ export function StartRunDialog({ onClose }: { onClose(): void }) {
   const [name, setName] = useState('');
   const [start, setStart] = useState(doc ? toLocalInput(doc.settings.startTime) : '');
   const [play, setPlay] = useState('paused');
-  const [lifestyle, setLifestyle] = useState(false);
-  const [social, setSocial] = useState(false);
-  const [wandering, setWandering] = useState(false);
+  // The town's own cost-layer switches (scenario settings) are where a new run starts from.
+  const [lifestyle, setLifestyle] = useState(doc?.settings.costLayer.lifestylePolicy ?? false);
+  const [social, setSocial] = useState(doc?.settings.costLayer.socialMemory ?? false);
+  const [wandering, setWandering] = useState(doc?.settings.costLayer.mindWandering ?? false);
   const [ablation, setAblation] = useState<Ablation>('full');
   const [diskPath, setDiskPath] = useState('');
 
-  // Default to the first model of each kind once the list arrives.
+  // Default to the models chosen in Settings when they are on disk, else the first of each kind.
+  const [defaults, setDefaults] = useState<{ chat: string | null; embed: string | null }>();
   useEffect(() => {
-    if (!chatPath && chats[0]) setChatPath(chats[0].path);
-    if (!embedPath && embedders[0]) setEmbedPath(embedders[0].path);
-  }, [chats, embedders, chatPath, embedPath]);
+    studio.settings.get({}).then(
+      ({ settings }) =>
+        setDefaults({ chat: settings.chatModelPath, embed: settings.embeddingModelPath }),
+      () => setDefaults({ chat: null, embed: null }),
+    );
+  }, []);
+  useEffect(() => {
+    if (!defaults) return;
+    const preferred = (list: LocalModel[], path: string | null) =>
+      list.find((m) => m.path === path) ?? list[0];
+    if (!chatPath && chats.length) setChatPath(preferred(chats, defaults.chat).path);
+    if (!embedPath && embedders.length) setEmbedPath(preferred(embedders, defaults.embed).path);
+  }, [chats, embedders, chatPath, embedPath, defaults]);
 
   const recommended = useMemo(() => {
     const rec = models.recommendation;
