@@ -21,6 +21,7 @@ import { costLayerOf } from './ablation';
 import type { Agent, Task } from './Agent';
 import type { LifestylePolicy, PolicyRun } from './costLayerState';
 import type { Mind } from './mind';
+import { cosine } from './vectors';
 
 /** Cached `action` answers kept per agent; the oldest entry goes first when full. */
 export const ACTION_CACHE_LIMIT = 1000;
@@ -33,22 +34,6 @@ export const POLICY_LIMIT = 300;
 /** An embedding as stored: 7 significant digits (float32 precision), so snapshots stay small. */
 export function storedEmbedding(vector: ArrayLike<number>): number[] {
   return Array.from(vector, (x) => Number(x.toPrecision(7)));
-}
-
-/** Cosine similarity of two vectors (0 when either is zero). */
-export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  if (a.length !== b.length) {
-    throw new RangeError(`cosine: vectors of ${a.length} and ${b.length} dimensions`);
-  }
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
 /** The result of looking for a policy: the tasks to reuse, or the plan embedding to record. */

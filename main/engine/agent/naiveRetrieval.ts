@@ -5,6 +5,7 @@
  */
 import type { RetrievalWeights } from '../../../common/scenario/schema';
 import { recencyScore } from './retrieval';
+import { cosine } from './vectors';
 
 /** One memory in the naive layout. */
 export interface NaiveMemory {
@@ -15,18 +16,6 @@ export interface NaiveMemory {
   importance: number;
   /** Game seconds since run start. */
   lastAccessedAt: number;
-}
-
-function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
 }
 
 function normalise(values: number[]): number[] {
