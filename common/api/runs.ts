@@ -349,6 +349,11 @@ export const runsMethods = {
   },
   'runs.stats': { input: runRef, output: runStatsSchema },
   /**
+   * The town the run simulates: its own copy (`scenario.json` in the run folder), which the map
+   * and the timeline draw; later edits of the library document do not change it.
+   */
+  'runs.scenario': { input: runRef, output: scenarioShape },
+  /**
    * The user steps into the town: as a new resident (a name and a short description that
    * becomes their identity) or by taking over an existing agent. Returns the agent id the user
    * now controls; agents perceive and remember them like anyone else.

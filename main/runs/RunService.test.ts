@@ -418,6 +418,38 @@ describe('RunService (scripted model)', () => {
     });
   });
 
+  it("serves the run's own town, unchanged by later edits of the document it came from", async () => {
+    const { call, dataDir } = setup({ snapshotEverySteps: 2 });
+    const scenario = buildTestScenario();
+    const { id } = await call('runs.create', createInput({ scenario }));
+    // The library document is edited after the run started: the run keeps its own copy.
+    scenario.name = 'Edited town';
+    scenario.map.collision[0] = scenario.map.collision[0] === 1 ? 0 : 1;
+    const town = await call('runs.scenario', { runId: id });
+    expect(town.name).toBe(buildTestScenario().name);
+    expect(town.map).toEqual(buildTestScenario().map);
+    expect(town.tree).toEqual(buildTestScenario().tree);
+    await call('runs.step', { runId: id, steps: 2 });
+    // A fork draws its parent's town; a stored run still answers.
+    const fork = await call('runs.fork', { runId: id, step: 2 });
+    expect((await call('runs.scenario', { runId: fork.id })).map).toEqual(town.map);
+    expect((await call('runs.scenario', { runId: id })).map).toEqual(town.map);
+    await expect(call('runs.scenario', { runId: 'no-such-run' })).rejects.toMatchObject({
+      code: 'not-found',
+    });
+    // A damaged copy is named, not drawn half-way.
+    const file = path.join(dataDir, 'runs', id, 'scenario.json');
+    writeFileSync(file, JSON.stringify({ ...town, map: { ...town.map, width: -3 } }));
+    await expect(call('runs.scenario', { runId: id })).rejects.toMatchObject({
+      code: 'rejected',
+      message: expect.stringContaining(file),
+    });
+    writeFileSync(file, '{ not json');
+    await expect(call('runs.scenario', { runId: id })).rejects.toMatchObject({
+      message: expect.stringContaining('is not valid JSON'),
+    });
+  });
+
   it('the user joins as a resident, shows on the map, walks and leaves', async () => {
     const { call } = setup();
     const { id } = await call('runs.create', createInput());

@@ -22,7 +22,7 @@ import { EventLog } from '../engine/sim/EventLog';
 import { agentDetail } from '../engine/sim/agentDetail';
 import { listCheckpoints } from '../engine/sim/checkpoint';
 import { currentFrame, frameAt, timeline as runTimeline } from '../engine/sim/frames';
-import { LOG_FILE, readRunScenario } from '../engine/sim/runFiles';
+import { LOG_FILE, SCENARIO_FILE, readRunScenario } from '../engine/sim/runFiles';
 import { runStats } from '../engine/sim/stats';
 import { Simulation, type InterventionOutcome, type StepRecord } from '../engine/sim/Simulation';
 import type { InterventionArgs, InterventionName } from '../engine/sim/interventions';
@@ -133,6 +133,7 @@ export class RunService {
       'runs.delete': (i) => this.lifecycle.run(() => this.remove(i)),
       'runs.export': (i) => this.exportZip(i),
       'runs.stats': (i) => this.stats(i),
+      'runs.scenario': (i) => this.scenario(i),
       'runs.join': ({ runId, as }) => this.resident(runId, (sim) => sim.join(as)),
       'runs.moveResident': ({ runId, agentId, x, y }) =>
         this.resident(runId, (sim) => sim.moveResident(agentId, { x, y })),
@@ -657,6 +658,19 @@ export class RunService {
 
   private async stats({ runId }: In<'runs.stats'>): Promise<Out<'runs.stats'>> {
     return runStats(this.existing(runId));
+  }
+
+  private async scenario({ runId }: In<'runs.scenario'>): Promise<Out<'runs.scenario'>> {
+    const dir = this.existing(runId);
+    try {
+      // Written once when the run was created (a fork copies its parent's); never edited after.
+      return parseScenario(readRunScenario(dir), path.join(dir, SCENARIO_FILE));
+    } catch (error) {
+      throw new ApiError({
+        code: 'rejected',
+        message: `run "${runId}" has no readable town: ${(error as Error).message}`,
+      });
+    }
   }
 
   private async agent({ runId, agentId }: In<'runs.agent'>): Promise<Out<'runs.agent'>> {
