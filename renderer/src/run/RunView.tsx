@@ -1,6 +1,7 @@
 /**
  * The run view in the main area: controls and status on top, the live map, and the timeline
- * below. Without a watched run it explains what a run is and offers to start one.
+ * below. Without a watched run it explains what a run is and offers to start one. The map draws
+ * the run's own town (runs.scenario), never the library document being edited.
  */
 import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
@@ -12,6 +13,7 @@ import { ObjectStatePopover } from './Interventions';
 import { StartRunDialog } from './StartRunDialog';
 import { JoinDialog } from './Join';
 import { compact, duration } from './format';
+import { isLive } from './runStore';
 
 const SPEEDS: { value: number; label: string }[] = [
   { value: 1, label: '1 step/s' },
@@ -24,17 +26,20 @@ const SPEEDS: { value: number; label: string }[] = [
 export function RunView() {
   const store = useRunStore();
   const doc = useStudio((s) => s.doc);
-  const { runId, frame, summary, bubbles, selectedAgentId, follow, resident } = useRun(
-    useShallow((s) => ({
-      runId: s.runId,
-      frame: s.frame,
-      summary: s.summary,
-      bubbles: s.bubbles,
-      selectedAgentId: s.selectedAgentId,
-      follow: s.follow,
-      resident: s.resident,
-    })),
-  );
+  const { runId, frame, summary, town, townError, bubbles, selectedAgentId, follow, resident } =
+    useRun(
+      useShallow((s) => ({
+        runId: s.runId,
+        frame: s.frame,
+        summary: s.summary,
+        town: s.town,
+        townError: s.townError,
+        bubbles: s.bubbles,
+        selectedAgentId: s.selectedAgentId,
+        follow: s.follow,
+        resident: s.resident,
+      })),
+    );
   const starting = useRun((s) => s.startDialogOpen);
   const setStarting = (startDialogOpen: boolean) => store.setState({ startDialogOpen });
   const [popover, setPopover] = useState<{ address: string; x: number; y: number } | null>(null);
@@ -48,19 +53,28 @@ export function RunView() {
       {showRun ? (
         <>
           <div className="run-view__stage">
-            <RunMap
-              map={doc.map}
-              tree={doc.tree}
-              frame={frame}
-              bubbles={bubbles}
-              selectedAgentId={selectedAgentId}
-              follow={follow}
-              residentId={resident?.agentId ?? null}
-              onSelectAgent={(id) => void store.getState().selectAgent(id)}
-              onStopFollow={() => store.getState().setFollow(false)}
-              onObjectClick={(address, at) => setPopover({ address, ...at })}
-              onTileClick={(x, y) => void store.getState().moveResident(x, y)}
-            />
+            {town ? (
+              <RunMap
+                map={town.map}
+                tree={town.tree}
+                frame={frame}
+                bubbles={bubbles}
+                selectedAgentId={selectedAgentId}
+                follow={follow}
+                residentId={resident?.agentId ?? null}
+                onSelectAgent={(id) => void store.getState().selectAgent(id)}
+                onStopFollow={() => store.getState().setFollow(false)}
+                onObjectClick={(address, at) => {
+                  // Setting a state needs the loaded simulation; a closed run is only watched.
+                  if (isLive(summary)) setPopover({ address, ...at });
+                }}
+                onTileClick={(x, y) => void store.getState().moveResident(x, y)}
+              />
+            ) : (
+              <div className="run-view__town-pending" data-testid="run-town-pending">
+                {townError ? `This run's town cannot be shown: ${townError}` : 'Reading the town…'}
+              </div>
+            )}
             <StatusBar />
             {popover && (
               <ObjectStatePopover
@@ -225,6 +239,16 @@ function RunToolbar() {
               Join…
             </button>
           )}
+          <button
+            type="button"
+            className="button"
+            data-testid="run-close"
+            disabled={!!pending}
+            onClick={() => void store.getState().closeRun()}
+            title="Stop this run after its current step, save a snapshot and unload its models; it stays in the run library and opens again where it stopped"
+          >
+            Close run
+          </button>
         </>
       )}
       {viewStep !== null && <span className="run-toolbar__replay">Replaying step {viewStep}</span>}
@@ -253,7 +277,14 @@ function StatusBar() {
         {frame?.clock ?? summary?.endClock ?? '–'}
       </span>
       <span data-testid="run-step-label">step {frame?.step ?? 0}</span>
-      {viewStep === null && (
+      {summary && !isLive(summary) && summary.status !== 'loading' && (
+        <span className="run-status-bar__closed" data-testid="run-closed-note">
+          {summary.status === 'crashed'
+            ? `stopped unexpectedly at step ${summary.steps}; resume from its last snapshot`
+            : `closed at step ${summary.steps}; open it to go on`}
+        </span>
+      )}
+      {viewStep === null && isLive(summary) && (
         <>
           <span title="Steps per second">
             {rates ? rates.stepsPerSecond.toFixed(2) : '–'} steps/s

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunFrame, RunSummary } from '../../../common/api/runs';
 import { BASELINE_CONDITIONS } from '../../../common/runs/conditions';
 import { LibraryDb } from '../library/db';
@@ -93,6 +93,11 @@ function fakeRuns() {
   const log: { type: string; step: number; [k: string]: unknown }[] = [];
   const frameDelays = new Map<number, number>();
   const record = (method: string, input: unknown) => calls.push({ method, input });
+  // Each run's saved copy of its town; they differ from the document a test starts runs from.
+  const towns = new Map([
+    ['run-1', { ...smallTown(), name: 'Town as run-1 saved it' }],
+    ['run-old', { ...smallTown(), name: 'Town as run-old saved it' }],
+  ]);
 
   const api = {
     runs: {
@@ -190,6 +195,12 @@ function fakeRuns() {
         return {};
       },
       export: async () => ({ fileName: 'run-1.zip', data: btoa('PK') }),
+      scenario: async (input: { runId: string }) => {
+        record('scenario', input);
+        const town = towns.get(input.runId);
+        if (!town) throw new Error(`run "${input.runId}" has no readable town: scenario.json`);
+        return town;
+      },
       stats: async () => ({
         perFunction: [],
         perHour: [],
@@ -229,6 +240,7 @@ function fakeRuns() {
     calls,
     emit,
     frameDelays,
+    towns,
     setStep: (s: number) => (step = s),
     /** What a real process emits after a step. */
     stepEvent(s: number, chats: unknown[] = [], interventions: unknown[] = []) {
@@ -305,6 +317,69 @@ describe('run store', () => {
     expect(s.frame?.agents[0]!.x).toBe(2);
     expect(s.rates?.tokensPerSecond).toBe(40);
     expect(s.timeline?.steps).toBe(2);
+  });
+
+  it("draws each run's own saved town, read once per run, whatever document is open", async () => {
+    await startRun();
+    await vi.waitFor(() => expect(store.getState().town?.name).toBe('Town as run-1 saved it'));
+    // Never another run's town, not even for a moment while the next one is read.
+    const mixed: string[] = [];
+    const off = store.subscribe((st) => {
+      if (st.runId === 'run-old' && st.town && !st.town.name.includes('run-old'))
+        mixed.push(st.town.name);
+    });
+    await store.getState().openRun('run-old');
+    await vi.waitFor(() => expect(store.getState().town?.name).toBe('Town as run-old saved it'));
+    off();
+    expect(mixed).toEqual([]);
+    await store.getState().openRun('run-1');
+    expect(store.getState().town?.name).toBe('Town as run-1 saved it');
+    expect(fake.calls.filter((c) => c.method === 'scenario').map((c) => c.input)).toEqual([
+      { runId: 'run-1' },
+      { runId: 'run-old' },
+    ]);
+  });
+
+  it('a run whose town cannot be read says why instead of drawing another town', async () => {
+    fake.towns.delete('run-1');
+    await startRun();
+    await vi.waitFor(() => expect(store.getState().townError).toContain('scenario.json'));
+    expect(store.getState().town).toBeNull();
+    expect(errors.join('\n')).toContain("Could not read the run's town");
+  });
+
+  it('closing a run keeps it watched as stored, from disk, until it is opened again', async () => {
+    await startRun();
+    fake.stepEvent(1);
+    fake.stepEvent(2);
+    await store.getState().selectAgent('a');
+    await store.getState().closeRun();
+    let s = store.getState();
+    expect(fake.calls.filter((c) => c.method === 'close').map((c) => c.input)).toEqual([
+      { runId: 'run-1' },
+    ]);
+    expect(s.runId).toBe('run-1');
+    expect(s.summary?.status).toBe('stored');
+    expect(s.runs.find((r) => r.id === 'run-1')?.status).toBe('stored');
+    expect(s.frame?.step).toBe(2);
+    expect(s.rates).toBeNull();
+    expect(s.pending).toBeNull();
+    expect(s.agent).toBeNull();
+    expect(s.agentError).toMatch(/closed/);
+    // Nothing that needs the loaded simulation is asked of a closed run.
+    const before = fake.calls.length;
+    await s.play();
+    await s.stepOnce();
+    await s.refreshAgent();
+    expect(fake.calls.slice(before).map((c) => c.method)).toEqual([]);
+    expect(errors).toEqual([]);
+    // Past frames still come from disk, and opening it makes it live again.
+    await s.scrub(1);
+    expect(store.getState().frame?.step).toBe(1);
+    await store.getState().openRun('run-1');
+    s = store.getState();
+    expect(fake.calls.filter((c) => c.method === 'open')).toHaveLength(1);
+    expect(s.summary?.status).toBe('paused');
   });
 
   it('ignores steps of other runs', async () => {

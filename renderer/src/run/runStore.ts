@@ -159,6 +159,13 @@ export interface RunState {
   /** The run being watched; it is the live one once opened. */
   runId: string | null;
   summary: RunSummary | null;
+  /**
+   * The watched run's own town (runs.scenario: the copy saved when the run started), which the
+   * map draws; null while it loads. Edits of the library document never change it.
+   */
+  town: Scenario | null;
+  /** Why the run's town could not be read, if it could not. */
+  townError: string | null;
   /** Latest frame of the live run (from runs.onDidStep). */
   liveFrame: RunFrame | null;
   /** The frame on the map: the live frame, or a past one while scrubbing. */
@@ -204,6 +211,10 @@ export interface RunState {
   startRun(opts: StartRunOptions): Promise<boolean>;
   /** Makes a stored or crashed run the live one and watches it. */
   openRun(runId: string): Promise<void>;
+  /**
+   * Closes the watched run: the service snapshots and unloads it and it stays in the library as
+   * stored; the view keeps showing it (its last frame, timeline and log) with an Open button.
+   */
   closeRun(): Promise<void>;
   play(): Promise<void>;
   pause(): Promise<void>;
@@ -293,6 +304,14 @@ function fromBase64(data: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
+/** What the inspector says about a person of a run that is not loaded. */
+export const CLOSED_RUN_NOTE = 'This run is closed. Open it to inspect its people.';
+
+/** Whether the run is loaded in the simulation process (it can step, be inspected, be steered). */
+export function isLive(summary: RunSummary | null): boolean {
+  return summary?.status === 'running' || summary?.status === 'paused';
+}
+
 function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -307,6 +326,8 @@ export function createRunStore(deps: RunDeps): RunStore {
   let eventsTimer: ReturnType<typeof setTimeout> | null = null;
   // The event panel reads the log incrementally: the last step it has read (per run).
   let eventsCursor = { runId: '', step: -2 };
+  // Each run's town, read once: a run's scenario.json never changes after it starts.
+  const towns = new Map<string, Scenario>();
 
   const store = createStore<RunState>()((set, get) => {
     /** Runs `fn`, reporting its error under `title`; answers undefined on failure. */
@@ -334,6 +355,20 @@ export function createRunStore(deps: RunDeps): RunStore {
       });
     }
 
+    /** Reads the watched run's town unless it is known already. */
+    async function loadTown(runId: string) {
+      if (towns.has(runId)) return;
+      try {
+        const town = await api.runs.scenario({ runId });
+        towns.set(runId, town);
+        if (get().runId === runId) set({ town, townError: null });
+      } catch (err) {
+        if (get().runId !== runId) return;
+        set({ townError: message(err) });
+        deps.reportError("Could not read the run's town", err);
+      }
+    }
+
     /** Starts watching `summary`'s run at `frame`. */
     async function watch(summary: RunSummary, frame: RunFrame | null) {
       upsertSummary(summary);
@@ -342,6 +377,8 @@ export function createRunStore(deps: RunDeps): RunStore {
         open: true,
         runId: summary.id,
         summary,
+        town: towns.get(summary.id) ?? null,
+        townError: null,
         liveFrame: frame,
         frame,
         viewStep: null,
@@ -355,6 +392,7 @@ export function createRunStore(deps: RunDeps): RunStore {
         resident: null,
         bookmarks: [],
       });
+      void loadTown(summary.id);
       const bookmarks = await deps.bookmarks.list(summary.id).catch(() => []);
       if (get().runId === summary.id) set({ bookmarks });
       if (!frame) {
@@ -448,6 +486,8 @@ export function createRunStore(deps: RunDeps): RunStore {
       runsLoaded: false,
       runId: null,
       summary: null,
+      town: null,
+      townError: null,
       liveFrame: null,
       frame: null,
       viewStep: null,
@@ -610,22 +650,35 @@ export function createRunStore(deps: RunDeps): RunStore {
 
       async closeRun() {
         const runId = get().runId;
-        if (!runId) return;
-        const summary = await guarded('Could not close the run', () => api.runs.close({ runId }));
-        if (summary) upsertSummary(summary);
-        set({
-          runId: null,
-          summary: null,
-          frame: null,
-          liveFrame: null,
-          timeline: null,
+        if (!runId || get().pending) return;
+        // The service stops after the step in progress (a model call can take a while).
+        set({ pending: 'Closing the run…' });
+        let summary: RunSummary | undefined;
+        try {
+          summary = await guarded('Could not close the run', () => api.runs.close({ runId }));
+        } finally {
+          set({ pending: null });
+        }
+        if (!summary || get().runId !== runId) return;
+        upsertSummary(summary);
+        // Still watched, now from disk: the frame it stopped at, its timeline and its log. What
+        // needs the live run (inspector details, an interview, the resident) is let go.
+        const stoppedAt = summary.steps;
+        set((s) => ({
+          rates: null,
           agent: null,
-        });
+          agentError: s.selectedAgentId ? CLOSED_RUN_NOTE : null,
+          interview: s.selectedAgentId ? { agentId: s.selectedAgentId, lines: [] } : null,
+          resident: null,
+          bubbles: [],
+          timeline: growTimeline(s.timeline, stoppedAt),
+        }));
+        void get().loadTimeline();
       },
 
       async play() {
         const runId = get().runId;
-        if (!runId) return;
+        if (!runId || !isLive(get().summary)) return;
         if (get().viewStep !== null) set({ viewStep: null, frame: get().liveFrame });
         const ok = await guarded('Could not play the run', () =>
           api.runs.play({ runId, stepsPerSecond: get().speed }),
@@ -660,7 +713,7 @@ export function createRunStore(deps: RunDeps): RunStore {
 
       async stepOnce(steps = 1) {
         const runId = get().runId;
-        if (!runId || get().pending) return;
+        if (!runId || get().pending || !isLive(get().summary)) return;
         if (get().summary?.status === 'running') await get().pause();
         set({ pending: 'Stepping…', viewStep: null });
         try {
@@ -740,9 +793,17 @@ export function createRunStore(deps: RunDeps): RunStore {
         const ok = await guarded('Could not delete the run', () => api.runs.delete({ runId }));
         if (!ok) return;
         await deps.bookmarks.removeRun(runId).catch(() => undefined);
+        towns.delete(runId);
         set((s) => ({ runs: s.runs.filter((r) => r.id !== runId) }));
         if (get().runId === runId)
-          set({ runId: null, summary: null, frame: null, liveFrame: null, timeline: null });
+          set({
+            runId: null,
+            summary: null,
+            town: null,
+            frame: null,
+            liveFrame: null,
+            timeline: null,
+          });
       },
 
       async exportRun(runId) {
@@ -765,8 +826,13 @@ export function createRunStore(deps: RunDeps): RunStore {
       },
 
       async refreshAgent() {
-        const { runId, selectedAgentId } = get();
+        const { runId, selectedAgentId, summary } = get();
         if (!runId || !selectedAgentId) return;
+        if (!isLive(summary)) {
+          // The inspector reads the loaded simulation; a closed run has none.
+          set({ agent: null, agentError: CLOSED_RUN_NOTE });
+          return;
+        }
         lastAgentRefresh = Date.now();
         const seq = ++agentSeq;
         try {
