@@ -142,6 +142,7 @@ function p95(values: number[]): number {
 /** Answers the page's `runs.*` (and the model list) as a simulation process would. */
 function simulate(route: WebSocketRoute, state: { step: number; playing: boolean }) {
   const server = route.connectToServer();
+  let town: unknown = null;
   const reply = (id: number, output: unknown) =>
     route.send(JSON.stringify({ kind: 'result', id, ok: true, output }));
   route.onMessage((raw) => {
@@ -149,7 +150,7 @@ function simulate(route: WebSocketRoute, state: { step: number; playing: boolean
       kind: string;
       id: number;
       method: string;
-      input: { scenarioId?: string | null };
+      input: { scenarioId?: string | null; scenario?: unknown };
     };
     const m = msg.method ?? '';
     if (m === 'models.local')
@@ -166,7 +167,11 @@ function simulate(route: WebSocketRoute, state: { step: number; playing: boolean
         return reply(msg.id, []);
       case 'runs.create':
         summary.scenarioId = msg.input.scenarioId ?? null;
+        town = msg.input.scenario;
         return reply(msg.id, summary);
+      case 'runs.scenario':
+        // The run's own town: here, the one it was created with.
+        return reply(msg.id, town);
       case 'runs.frame':
       case 'runs.pause':
         state.playing = m === 'runs.pause' ? false : state.playing;
