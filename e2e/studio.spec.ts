@@ -168,7 +168,10 @@ test('creating from the template draws the town and lists its places and people'
   // Expanding a sector shows its arenas.
   const sector = page.getByTestId('tree-sector').first();
   await sector.getByTestId('tree-row').first().click();
-  await expect(sector.getByTestId('tree-arena').first()).toBeVisible();
+  // The tree is a flat list of rows (headless-tree): the sector reports itself open and its
+  // arenas follow it, one level deeper.
+  await expect(sector).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.getByTestId('tree-arena').first()).toHaveAttribute('aria-level', '3');
   await page.mouse.move(box.x + box.width * 0.33, box.y + box.height * 0.36);
   await page.screenshot({ path: testInfo.outputPath('studio.png') });
 

@@ -1,26 +1,39 @@
 /**
  * The environment tree (world > sectors > arenas > objects, plus spawn points), live and
  * editable: select a node to highlight its tiles on the map, rename in place (double-click
- * or F2), add children, reorder by drag or with ↑/↓, delete (its tiles are cleared in the
- * same undo step). Every edit goes through the MapEditor, so the tree and the zone grids
- * never disagree.
+ * or F2), add children, reorder by drag or with Alt+↑/↓ (within siblings only), delete (its
+ * tiles and its children's are cleared in the same undo step). Every edit goes through the
+ * MapEditor, so the tree and the zone grids never disagree.
  *
- * A nested role="tree" list rather than a virtualised tree library: the tree is small (a
- * town has tens of nodes), nested DOM keeps each node's children inside it for assistive
- * tech and for tests, and reordering stays within siblings (a node's tiles cannot move to
- * another parent by dragging in a list).
+ * Built on headless-tree (@headless-tree/react): it owns the WAI-ARIA tree semantics, the
+ * keyboard model, focus, drag-and-drop with drop rules and renaming; this file only draws
+ * the rows. The rules themselves are in envTree/config.ts, the items in envTree/model.ts.
+ * The library renders a flat list of rows (aria-level/-setsize/-posinset say where each sits).
  */
-import { IconButton } from './IconButton';
-import { useState, type DragEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useTree } from '@headless-tree/react';
+import type { ItemInstance, TreeInstance } from '@headless-tree/core';
+import { useMemo, useState, type KeyboardEvent, type SyntheticEvent } from 'react';
 import { useStore } from 'zustand';
-import type { EnvTree, ZoneKind } from '../../../common/scenario/schema';
+import type { EnvTree } from '../../../common/scenario/schema';
 import { zoneColor } from '../canvas/colors';
-import { useStudioStore } from '../stores/studioStore';
+import type { MapEditor } from '../editor/MapEditor';
 import type { NodeRef } from '../editor/types';
-import { findNode } from '../editor/tree';
+import { useStudioStore } from '../stores/studioStore';
 import { EditorIcon } from './EditorIcons';
+import { IconButton } from './IconButton';
+import './envTree/envTree.css';
+import { envTreeConfig, INDENT, TREE_KEYS, type EnvTreeActions } from './envTree/config';
+import {
+  ancestorIds,
+  indexEnvTree,
+  itemId,
+  WORLD_ID,
+  type EnvTreeItem,
+  type EnvTreeItemKind,
+} from './envTree/model';
 
-const ICON: Record<string, string> = {
+const ICON: Record<EnvTreeItemKind, string> = {
+  root: '',
   world: '◎',
   sector: '▣',
   arena: '▢',
@@ -29,258 +42,142 @@ const ICON: Record<string, string> = {
   spawn: '⚑',
 };
 
-/** The sibling group a node can be dragged within. */
-type DragGroup = string;
-let dragging: { ref: NodeRef; group: DragGroup; index: number } | null = null;
+/** Keeps a click or double-click on a control inside a row from also acting on the row. */
+const stop = (e: SyntheticEvent) => e.stopPropagation();
 
-export function EnvTreeView({ tree }: { tree: EnvTree }) {
+export function EnvTreeView({ tree: envTree }: { tree: EnvTree }) {
   const editor = useStudioStore().editor;
   const selected = useStore(editor.ui, (s) => s.selectedNode);
-  const isSel = (kind: ZoneKind, zone: number) => selected?.kind === kind && selected.zone === zone;
-  // Ancestors of the selected node open themselves, so a zone just painted shows up.
-  const found = selected ? findNode(tree, selected) : null;
-  const openSector = selected?.kind === 'sector' ? null : (found?.sector ?? null);
-  const openArena = selected?.kind === 'object' ? (found?.arena ?? null) : null;
+  const items = useMemo(() => indexEnvTree(envTree), [envTree]);
+  const [expanded, setExpanded] = useState<string[]>([WORLD_ID]);
+  const actions: EnvTreeActions = {
+    select: (ref) => editor.selectNode(ref),
+    rename: (ref, name) => editor.renameNode(ref, name),
+    move: (ref, delta) => editor.moveNode(ref, delta),
+    remove: (ref) => editor.deleteNode(ref),
+  };
+  const tree = useTree<EnvTreeItem>({
+    ...envTreeConfig(items, actions),
+    state: { expandedItems: expanded },
+    setExpandedItems: setExpanded,
+  });
+  // A new document: the library rebuilds its row list in this same render (React's
+  // adjust-state-while-rendering pattern), so a deleted node never shows a frame late.
+  const [builtFrom, setBuiltFrom] = useState(items);
+  if (builtFrom !== items) {
+    setBuiltFrom(items);
+    tree.rebuildTree();
+  }
+  // The parents of a node selected elsewhere (on the map, or just added) open themselves.
+  const [revealed, setRevealed] = useState<NodeRef | null>(null);
+  if (selected && selected !== revealed && items.has(itemId(selected))) {
+    setRevealed(selected);
+    const closed = ancestorIds(items, selected).filter((id) => !expanded.includes(id));
+    if (closed.length) setExpanded([...expanded, ...closed]);
+  }
+
+  const selectedId = selected ? itemId(selected) : null;
   return (
-    <ul className="tree" role="tree" data-testid="env-tree" aria-label="Environment tree">
-      <TreeNode
-        kind="world"
-        label={tree.world}
-        count={tree.sectors.length}
-        defaultOpen
-        onAdd={() => editor.addNode('sector', null)}
-        addLabel="Add sector"
+    <div className="env-tree">
+      <div
+        {...tree.getContainerProps('Environment tree')}
+        className="tree"
+        data-testid="env-tree"
+        // The tree's own keys stay in the tree: Delete here deletes a node, not the map
+        // selection; Space selects a row instead of panning the map.
+        onKeyDown={(e: KeyboardEvent) => {
+          if (TREE_KEYS.has(e.key)) e.stopPropagation();
+        }}
       >
-        {tree.sectors.map((sector, si) => (
-          <TreeNode
-            key={sector.zone}
-            kind="sector"
-            nodeRef={{ kind: 'sector', zone: sector.zone }}
-            group="sectors"
-            index={si}
-            siblings={tree.sectors.length}
-            label={sector.name}
-            count={sector.arenas.length}
-            swatch={zoneColor(sector.zone)}
-            title={sector.description}
-            selected={isSel('sector', sector.zone)}
-            forceOpen={openSector === sector.zone}
-            onAdd={() => editor.addNode('arena', sector.zone)}
-            addLabel="Add arena"
-          >
-            {sector.arenas.map((arena, ai) => (
-              <TreeNode
-                key={arena.zone}
-                kind="arena"
-                nodeRef={{ kind: 'arena', zone: arena.zone }}
-                group={`arenas-${sector.zone}`}
-                index={ai}
-                siblings={sector.arenas.length}
-                label={arena.name}
-                count={arena.objects.length}
-                title={arena.description}
-                selected={isSel('arena', arena.zone)}
-                forceOpen={openArena === arena.zone}
-                onAdd={() => editor.addNode('object', arena.zone)}
-                addLabel="Add object"
-              >
-                {arena.objects.map((object, oi) => (
-                  <TreeNode
-                    key={object.zone}
-                    kind="object"
-                    nodeRef={{ kind: 'object', zone: object.zone }}
-                    group={`objects-${arena.zone}`}
-                    index={oi}
-                    siblings={arena.objects.length}
-                    label={object.name}
-                    title={object.description}
-                    detail={object.defaultState}
-                    selected={isSel('object', object.zone)}
-                  />
-                ))}
-              </TreeNode>
-            ))}
-          </TreeNode>
+        {tree.getItems().map((item) => (
+          <EnvTreeRow
+            key={item.getId()}
+            item={item}
+            tree={tree}
+            editor={editor}
+            selected={item.getId() === selectedId}
+            onOpen={(id) => !expanded.includes(id) && setExpanded([...expanded, id])}
+          />
         ))}
-        <TreeNode
-          kind="spawns"
-          label="Spawn points"
-          count={tree.spawns.length}
-          forceOpen={selected?.kind === 'spawn'}
-          onAdd={() => editor.addNode('spawn', null)}
-          addLabel="Add spawn point"
-        >
-          {tree.spawns.map((spawn, i) => (
-            <TreeNode
-              key={spawn.zone}
-              kind="spawn"
-              nodeRef={{ kind: 'spawn', zone: spawn.zone }}
-              group="spawns"
-              index={i}
-              siblings={tree.spawns.length}
-              label={spawn.name}
-              selected={isSel('spawn', spawn.zone)}
-            />
-          ))}
-        </TreeNode>
-      </TreeNode>
-      {tree.sectors.length === 0 && (
-        <li className="tree__empty muted">
+      </div>
+      {envTree.sectors.length === 0 && (
+        <div className="tree__empty muted">
           No sectors yet — paint on the Sectors layer, or add one with +.
-        </li>
+        </div>
       )}
-    </ul>
+    </div>
   );
 }
 
-function TreeNode(props: {
-  kind: string;
-  label: string;
-  nodeRef?: NodeRef;
-  group?: DragGroup;
-  index?: number;
-  siblings?: number;
-  count?: number;
-  detail?: string;
-  swatch?: string;
-  title?: string;
-  selected?: boolean;
-  defaultOpen?: boolean;
-  /** Opens the node (once) when it becomes true: a descendant was selected. */
-  forceOpen?: boolean;
-  onAdd?(): void;
-  addLabel?: string;
-  children?: ReactNode;
+function EnvTreeRow({
+  item,
+  tree,
+  editor,
+  selected,
+  onOpen,
+}: {
+  item: ItemInstance<EnvTreeItem>;
+  tree: TreeInstance<EnvTreeItem>;
+  editor: MapEditor;
+  selected: boolean;
+  onOpen(id: string): void;
 }) {
-  const editor = useStudioStore().editor;
-  const hasChildren = (props.count ?? 0) > 0;
-  const [open, setOpen] = useState(props.defaultOpen ?? false);
-  const [forced, setForced] = useState(false);
-  // Adjust state during render when the prop flips (React's pattern; no effect needed).
-  if (!!props.forceOpen !== forced) {
-    setForced(!!props.forceOpen);
-    if (props.forceOpen && !open) setOpen(true);
-  }
-  const [renaming, setRenaming] = useState(false);
-  const [dropHint, setDropHint] = useState<'before' | 'after' | null>(null);
-  const ref = props.nodeRef;
-
-  const commitRename = (value: string) => {
-    setRenaming(false);
-    if (ref && value.trim() && value.trim() !== props.label) editor.renameNode(ref, value);
-  };
-  const onKey = (e: KeyboardEvent) => {
-    if (!ref) return;
-    if (e.key === 'F2') {
-      e.preventDefault();
-      setRenaming(true);
-    } else if (e.key === 'Delete') {
-      e.preventDefault();
-      editor.deleteNode(ref);
-    } else if (e.altKey && (e.key === 'ArrowUp' || e.key === 'ArrowDown')) {
-      e.preventDefault();
-      editor.moveNode(ref, e.key === 'ArrowUp' ? -1 : 1);
-    }
-  };
-  const sameGroup = () => dragging && props.group && dragging.group === props.group;
-  const onDragOver = (e: DragEvent) => {
-    if (!sameGroup()) return;
-    e.preventDefault();
-    e.stopPropagation();
-    const box = (e.currentTarget as HTMLElement).getBoundingClientRect();
-    setDropHint(e.clientY < box.top + box.height / 2 ? 'before' : 'after');
-  };
-  const onDrop = (e: DragEvent) => {
-    if (!sameGroup() || !dragging || props.index === undefined) return;
-    e.preventDefault();
-    e.stopPropagation();
-    const from = dragging.index;
-    let to = dropHint === 'after' ? props.index + 1 : props.index;
-    if (to > from) to -= 1;
-    setDropHint(null);
-    if (to !== from) editor.moveNode(dragging.ref, to - from);
-    dragging = null;
-  };
-
+  const data = item.getItemData();
+  const { ref, add } = data;
+  const meta = item.getItemMeta();
+  const count = data.children.length;
+  const open = item.isExpanded();
+  const drop = item.isDragTargetAbove() ? 'before' : item.isDragTargetBelow() ? 'after' : '';
+  const swatch = data.kind === 'sector' && ref ? zoneColor(ref.zone) : undefined;
   return (
-    <li
-      role="treeitem"
-      aria-expanded={hasChildren ? open : undefined}
-      aria-selected={props.selected ?? false}
-      className={`tree__node tree__node--${props.kind}`}
-      data-testid={`tree-${props.kind}`}
+    <div
+      {...item.getProps()}
+      aria-selected={selected}
+      className={`tree__node tree__node--${data.kind}`}
+      data-testid={`tree-${data.kind}`}
       data-zone={ref?.zone}
+      style={{ paddingLeft: meta.level * INDENT, ['--tree-level' as string]: meta.level }}
+      onDoubleClick={() => ref && item.startRenaming()}
     >
       <div
-        className={`tree__row-wrap ${props.selected ? 'tree__row-wrap--selected' : ''} ${dropHint ? `tree__row-wrap--drop-${dropHint}` : ''}`}
-        draggable={!!ref && !renaming}
-        onDragStart={(e) => {
-          if (!ref || props.group === undefined || props.index === undefined) return;
-          dragging = { ref, group: props.group, index: props.index };
-          e.dataTransfer.effectAllowed = 'move';
-          e.dataTransfer.setData('text/plain', props.label);
-        }}
-        onDragEnd={() => {
-          dragging = null;
-          setDropHint(null);
-        }}
-        onDragOver={onDragOver}
-        onDragLeave={() => setDropHint(null)}
-        onDrop={onDrop}
+        className={`tree__row-wrap ${selected ? 'tree__row-wrap--selected' : ''} ${drop ? `tree__row-wrap--drop-${drop}` : ''}`}
       >
-        {renaming ? (
+        {item.isRenaming() ? (
           <input
+            {...item.getRenameInputProps()}
             className="tree__rename"
             data-testid="tree-rename"
-            aria-label={`Rename ${props.label}`}
-            defaultValue={props.label}
-            autoFocus
+            aria-label={`Rename ${data.name}`}
             onFocus={(e) => e.currentTarget.select()}
-            onBlur={(e) => commitRename(e.currentTarget.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') commitRename(e.currentTarget.value);
-              if (e.key === 'Escape') setRenaming(false);
-            }}
+            // Leaving the field keeps the new name, as Enter does (Escape drops it).
+            onBlur={() => tree.completeRenaming()}
+            onClick={stop}
+            onDoubleClick={stop}
           />
         ) : (
-          <button
-            type="button"
-            className="tree__row"
-            title={props.title || undefined}
-            onClick={() => {
-              if (hasChildren) setOpen(!open);
-              if (ref) editor.selectNode(ref);
-            }}
-            onDoubleClick={() => ref && setRenaming(true)}
-            onKeyDown={onKey}
-            data-testid="tree-row"
-          >
+          <span className="tree__row" title={data.description || undefined} data-testid="tree-row">
             <span
-              className={`tree__chevron ${hasChildren ? '' : 'tree__chevron--none'} ${open ? 'tree__chevron--open' : ''}`}
+              className={`tree__chevron ${count ? '' : 'tree__chevron--none'} ${open ? 'tree__chevron--open' : ''}`}
               aria-hidden
             >
               ▸
             </span>
-            <span
-              className="tree__icon"
-              style={props.swatch ? { color: props.swatch } : undefined}
-              aria-hidden
-            >
-              {ICON[props.kind] ?? '•'}
+            <span className="tree__icon" style={swatch ? { color: swatch } : undefined} aria-hidden>
+              {ICON[data.kind]}
             </span>
-            <span className="tree__label">{props.label}</span>
-            {props.detail && <span className="tree__detail">{props.detail}</span>}
-            {hasChildren && <span className="tree__count">{props.count}</span>}
-          </button>
+            <span className="tree__label">{data.name}</span>
+            {data.defaultState && <span className="tree__detail">{data.defaultState}</span>}
+            {count > 0 && <span className="tree__count">{count}</span>}
+          </span>
         )}
-        <span className="tree__actions">
+        <span className="tree__actions" onClick={stop} onDoubleClick={stop}>
           {ref && (
             <>
               <button
                 type="button"
                 className="tree__action"
                 title="Show on map"
-                aria-label={`Show ${props.label} on the map`}
+                aria-label={`Show ${data.name} on the map`}
                 data-testid="tree-locate"
                 onClick={() => editor.selectNode(ref, true)}
               >
@@ -289,9 +186,9 @@ function TreeNode(props: {
               <IconButton
                 className="tree__action"
                 title="Move up (Alt+↑)"
-                label={`Move ${props.label} up`}
+                label={`Move ${data.name} up`}
                 testId="tree-up"
-                disabled={props.index === 0}
+                disabled={meta.posInSet === 0}
                 onClick={() => editor.moveNode(ref, -1)}
               >
                 ↑
@@ -299,9 +196,9 @@ function TreeNode(props: {
               <IconButton
                 className="tree__action"
                 title="Move down (Alt+↓)"
-                label={`Move ${props.label} down`}
+                label={`Move ${data.name} down`}
                 testId="tree-down"
-                disabled={props.index === (props.siblings ?? 1) - 1}
+                disabled={meta.posInSet === meta.setSize - 1}
                 onClick={() => editor.moveNode(ref, 1)}
               >
                 ↓
@@ -309,24 +206,24 @@ function TreeNode(props: {
               <IconButton
                 className="tree__action"
                 title="Rename (F2)"
-                label={`Rename ${props.label}`}
+                label={`Rename ${data.name}`}
                 testId="tree-rename-button"
-                onClick={() => setRenaming(true)}
+                onClick={() => item.startRenaming()}
               >
                 ✎
               </IconButton>
             </>
           )}
-          {props.onAdd && (
+          {add && (
             <button
               type="button"
               className="tree__action"
-              title={props.addLabel}
-              aria-label={props.addLabel}
+              title={add.label}
+              aria-label={add.label}
               data-testid="tree-add"
               onClick={() => {
-                props.onAdd!();
-                setOpen(true);
+                editor.addNode(add.kind, add.parent);
+                onOpen(item.getId());
               }}
             >
               +
@@ -336,7 +233,7 @@ function TreeNode(props: {
             <IconButton
               className="tree__action tree__action--danger"
               title="Delete (its tiles are cleared; Ctrl+Z brings it back)"
-              label={`Delete ${props.label}`}
+              label={`Delete ${data.name}`}
               testId="tree-delete"
               onClick={() => editor.deleteNode(ref)}
             >
@@ -345,11 +242,6 @@ function TreeNode(props: {
           )}
         </span>
       </div>
-      {hasChildren && open && (
-        <ul role="group" className="tree__children">
-          {props.children}
-        </ul>
-      )}
-    </li>
+    </div>
   );
 }
