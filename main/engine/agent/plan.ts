@@ -362,19 +362,10 @@ export async function nextAction(agent: Agent, mind: Mind): Promise<CurrentActio
   const minute = clock.minuteOfDay(now);
   const block = blockAt(agent, minute);
   if (block.asleep) {
-    return {
-      description: SLEEP_ACTIVITY,
-      address: agent.identity.livingArea,
-      emoji: '💤',
-      predicate: 'is',
-      object: 'sleeping',
-      objectAddress: null,
-      objectState: null,
-      startedAt: now,
+    return sleepAction(agent, mind, {
       endsAt: clock.gameSecondsOf(day, block.startMinute + block.minutes),
       taskKey: `${day}@${block.startMinute}`,
-      withAgent: null,
-    };
+    });
   }
   const task = await taskAt(agent, mind, minute);
   const choice = costLayerOf(mind).lifestylePolicy
@@ -458,6 +449,27 @@ function actionOf(
   };
 }
 
+/** Sleep: in the agent's living area, no object, no model call. */
+function sleepAction(
+  agent: Agent,
+  mind: Mind,
+  timing: { endsAt: number; taskKey: string },
+): CurrentAction {
+  return {
+    description: SLEEP_ACTIVITY,
+    address: agent.identity.livingArea,
+    emoji: '💤',
+    predicate: 'is',
+    object: 'sleeping',
+    objectAddress: null,
+    objectState: null,
+    startedAt: mind.now,
+    endsAt: timing.endsAt,
+    taskKey: timing.taskKey,
+    withAgent: null,
+  };
+}
+
 /**
  * The planning ablations' action: with no schedule, the agent decides what to do from the
  * current moment alone (`act.now`), then where and how (`action`); sleep needs no place call.
@@ -481,21 +493,7 @@ async function momentAction(agent: Agent, mind: Mind): Promise<CurrentAction> {
   );
   const endsAt = now + moment.minutes * 60;
   const taskKey = `${day}@${minute}`;
-  if (moment.asleep) {
-    return {
-      description: SLEEP_ACTIVITY,
-      address: agent.identity.livingArea,
-      emoji: '💤',
-      predicate: 'is',
-      object: 'sleeping',
-      objectAddress: null,
-      objectState: null,
-      startedAt: now,
-      endsAt,
-      taskKey,
-      withAgent: null,
-    };
-  }
+  if (moment.asleep) return sleepAction(agent, mind, { endsAt, taskKey });
   const choice = await chooseAction(agent, mind, moment.activity);
   return actionOf(mind, moment.activity, choice, { endsAt, taskKey });
 }

@@ -8,13 +8,10 @@
  *   {home}  the last part of the agent's living-area address (e.g. "bedroom")
  */
 
-export const BATTERY_CATEGORIES = [
-  'self-knowledge',
-  'memory',
-  'plans',
-  'reactions',
-  'reflections',
-] as const;
+import { BATTERY_AREAS } from '../../../common/api/lab';
+
+/** The five areas, in report order; the list the studio's Lab offers (common/api/lab.ts). */
+export const BATTERY_CATEGORIES = BATTERY_AREAS;
 export type BatteryCategory = (typeof BATTERY_CATEGORIES)[number];
 
 /** One question template. `id` is stable across runs so answers line up in the report. */
