@@ -5,87 +5,33 @@
  * through the StudioApi, the child is killed with SIGKILL mid-step, the window-side API reports
  * the run crashed, and a fresh child resumes it from its last snapshot and steps on.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunFrame, RunSummary } from '../../common/api/runs';
-import { createStudioApi } from '../api/studio';
-import type { ServedApi } from '../api/serve';
 import { buildTestScenario } from '../engine/testing/testTown';
-import { ensureTinyLlamaGguf, TINY_TEST_MODEL } from '../models/fixtures/gguf-writer';
-import { ensureTinyEmbedderFolder } from '../models/fixtures/onnx-embed-writer';
-import { createRunsBroker, forkNodeSimProcess, type RunsBroker } from './broker';
+import type { RunsBroker } from './broker';
 import { LOCK_FILE } from './runFolder';
+import { startRealSimApi, type HeardEvent, type RealSimApi } from './test-support/realSimApi';
 
-/** The byte-level test vocabulary needs a long context (see llama.integration.test.ts). */
-const CONTEXT_TOKENS = 16_384;
 const SNAPSHOT_EVERY = 2;
-
-type Event = { event: string; payload: Record<string, unknown> };
 
 describe('the runs broker with a real simulation process', () => {
   let dataDir: string;
   let broker: RunsBroker;
-  let api: ServedApi;
-  const events: Event[] = [];
+  let events: HeardEvent[];
+  let call: RealSimApi['call'];
+  let eventFrom: RealSimApi['eventFrom'];
   let chatModelPath: string;
   let embeddingModelPath: string;
 
-  async function call<T>(method: string, input: unknown): Promise<T> {
-    const r = await api.dispatch(method, input);
-    if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
-    return r.output as T;
-  }
-  /** The first event from index `from` on that matches (waiting for it if need be). */
-  function eventFrom(
-    from: number,
-    pred: (e: Event) => boolean,
-    timeoutMs = 120_000,
-  ): Promise<Event> {
-    return new Promise((resolve, reject) => {
-      const timer = setInterval(() => {
-        const hit = events.slice(from).find(pred);
-        if (hit) {
-          clearInterval(timer);
-          resolve(hit);
-        }
-      }, 20);
-      setTimeout(() => {
-        clearInterval(timer);
-        reject(new Error('timed out waiting for an event'));
-      }, timeoutMs).unref();
-    });
-  }
-
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'runs-broker-'));
-    chatModelPath = await ensureTinyLlamaGguf({
-      ...TINY_TEST_MODEL,
-      contextLength: CONTEXT_TOKENS,
-    });
-    embeddingModelPath = await ensureTinyEmbedderFolder();
-    broker = createRunsBroker({
-      spawn: forkNodeSimProcess({
-        dataDir,
-        threads: 1,
-        sequences: 3,
-        contextSize: CONTEXT_TOKENS,
-        gpu: false,
-        banIncompleteUtf8: true,
+    ({ dataDir, broker, events, call, eventFrom, chatModelPath, embeddingModelPath } =
+      await startRealSimApi({
+        dataDirPrefix: 'runs-broker-',
         snapshotEverySteps: SNAPSHOT_EVERY,
-      }),
-    });
-    api = createStudioApi({
-      templatesDir: path.resolve(import.meta.dirname, '../../templates'),
-      dataDir,
-      transport: 'web',
-      version: 'test',
-      runs: broker.backend,
-    });
-    api.onEvent((event, payload) =>
-      events.push({ event, payload: payload as Record<string, unknown> }),
-    );
+        eventTimeoutMs: 120_000,
+      }));
   }, 120_000);
 
   afterAll(async () => {

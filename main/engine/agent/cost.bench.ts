@@ -32,11 +32,8 @@ import {
   runConditionsSchema,
   type RunConditions,
 } from '../../../common/runs/conditions';
-import { ensureTinyLlamaGguf, TINY_TEST_MODEL } from '../../models/fixtures/gguf-writer';
-import { ensureTinyEmbedderFolder } from '../../models/fixtures/onnx-embed-writer';
+import { loadTinyModels } from '../../models/fixtures/tinyModels';
 import { CostLedger, withLedger, type CostRow } from '../../models/ledger';
-import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
-import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
 import type { Embedder, LanguageModel } from '../../models/types';
 import { readScenarioFolder } from '../../packs/index';
 import { EventLog } from '../sim/EventLog';
@@ -49,8 +46,6 @@ import { townScript } from '../testing/townScript';
 const GAME_HOURS = 6;
 /** The template's own seed and one more; both conditions run with each. */
 const SEEDS = [42, 7];
-/** One token per character: a conversation turn with its memories needs a long context. */
-const CONTEXT_TOKENS = 16_384;
 const ON = runConditionsSchema.parse({ costLayer: COST_LAYER_ON });
 
 interface Measured {
@@ -167,18 +162,8 @@ const { scenario: willow } = await readScenarioFolder(
 );
 const steps = Math.round((GAME_HOURS * 3600) / willow.settings.secondsPerStep);
 const withSeed = (seed: number) => ({ ...willow, settings: { ...willow.settings, seed } });
-const llama = await createLlamaLanguageModel({
-  modelPath: await ensureTinyLlamaGguf({ ...TINY_TEST_MODEL, contextLength: CONTEXT_TOKENS }),
-  gpu: false,
-  threads: 1,
-  sequences: willow.personas.length,
-  contextSize: CONTEXT_TOKENS,
-  banIncompleteUtf8: true,
-});
-const embedder = await createTransformersEmbedder({
-  modelFolder: await ensureTinyEmbedderFolder(),
-  threads: 1,
-});
+const tiny = await loadTinyModels({ sequences: willow.personas.length });
+const { model: llama, embedder } = tiny;
 try {
   const offs: Measured[] = [];
   const ons: Measured[] = [];
@@ -195,8 +180,7 @@ try {
     model: 'node-llama-cpp, generated tiny random-weight GGUF (byte-level tokenizer counts)',
   });
 } finally {
-  await llama.dispose();
-  await embedder.dispose();
+  await tiny.dispose();
 }
 
 // 2. The test town with the scripted double: routine days, where reuse can show.

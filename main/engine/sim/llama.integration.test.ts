@@ -8,16 +8,9 @@ import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureTinyLlamaGguf, TINY_TEST_MODEL } from '../../models/fixtures/gguf-writer';
-import { ensureTinyEmbedderFolder } from '../../models/fixtures/onnx-embed-writer';
-import {
-  createLlamaLanguageModel,
-  type LlamaLanguageModel,
-} from '../../models/llama/llama-language-model';
-import {
-  createTransformersEmbedder,
-  type TransformersEmbedder,
-} from '../../models/transformers/transformers-embedder';
+import { loadTinyModels, type TinyModels } from '../../models/fixtures/tinyModels';
+import type { LlamaLanguageModel } from '../../models/llama/llama-language-model';
+import type { TransformersEmbedder } from '../../models/transformers/transformers-embedder';
 import type { CompletionRequest, LanguageModel } from '../../models/types';
 import { buildTestScenario } from '../testing/testTown';
 import { EventLog } from './EventLog';
@@ -26,11 +19,6 @@ import { Simulation } from './Simulation';
 /** One game hour at one game minute per step. */
 const STEPS = 60;
 const SNAPSHOT_EVERY = 25;
-/**
- * The byte-level test vocabulary spends one token per character, so a 16-line conversation
- * with its recalled memories needs more than the fixture's default 4096-token context.
- */
-const CONTEXT_TOKENS = 16_384;
 
 /** Counts calls that reach the real model (resume must not need any). */
 function counting(model: LanguageModel): LanguageModel & { count: number } {
@@ -47,24 +35,15 @@ function counting(model: LanguageModel): LanguageModel & { count: number } {
 }
 
 describe('a three-agent town on the real llama and transformers providers', () => {
+  let tiny: TinyModels | undefined;
   let model: LlamaLanguageModel;
   let embedder: TransformersEmbedder;
   let runDir: string;
   let live: Simulation;
 
   beforeAll(async () => {
-    model = await createLlamaLanguageModel({
-      modelPath: await ensureTinyLlamaGguf({ ...TINY_TEST_MODEL, contextLength: CONTEXT_TOKENS }),
-      gpu: false,
-      threads: 1,
-      sequences: 3,
-      contextSize: CONTEXT_TOKENS,
-      banIncompleteUtf8: true,
-    });
-    embedder = await createTransformersEmbedder({
-      modelFolder: await ensureTinyEmbedderFolder(),
-      threads: 1,
-    });
+    tiny = await loadTinyModels({ sequences: 3 });
+    ({ model, embedder } = tiny);
     runDir = mkdtempSync(path.join(os.tmpdir(), 'sim-llama-'));
     // A low threshold so the hour includes reflections.
     live = await Simulation.create(
@@ -81,8 +60,7 @@ describe('a three-agent town on the real llama and transformers providers', () =
   }, 240_000);
 
   afterAll(async () => {
-    await model?.dispose();
-    await embedder?.dispose();
+    await tiny?.dispose();
   });
 
   it('runs a game hour: plans, acts, moves, perceives, reflects and logs every model call', () => {

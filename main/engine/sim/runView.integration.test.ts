@@ -10,16 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentDetailSchema, runStatsSchema } from '../../../common/api/runs';
-import { ensureTinyLlamaGguf, TINY_TEST_MODEL } from '../../models/fixtures/gguf-writer';
-import { ensureTinyEmbedderFolder } from '../../models/fixtures/onnx-embed-writer';
-import {
-  createLlamaLanguageModel,
-  type LlamaLanguageModel,
-} from '../../models/llama/llama-language-model';
-import {
-  createTransformersEmbedder,
-  type TransformersEmbedder,
-} from '../../models/transformers/transformers-embedder';
+import { loadTinyModels, type TinyModels } from '../../models/fixtures/tinyModels';
+import type { LlamaLanguageModel } from '../../models/llama/llama-language-model';
+import type { TransformersEmbedder } from '../../models/transformers/transformers-embedder';
 import { buildTestScenario } from '../testing/testTown';
 import { agentDetail } from './agentDetail';
 import { EventLog } from './EventLog';
@@ -27,10 +20,8 @@ import { currentFrame, frameAt, type Frame } from './frames';
 import { Simulation } from './Simulation';
 import { runStats } from './stats';
 
-/** See llama.integration.test.ts: the byte-level vocabulary needs a long context for chats. */
-const CONTEXT_TOKENS = 16_384;
-
 describe('run view hooks on the real llama and transformers providers', () => {
+  let tiny: TinyModels | undefined;
   let model: LlamaLanguageModel;
   let embedder: TransformersEmbedder;
   let sim: Simulation;
@@ -41,18 +32,8 @@ describe('run view hooks on the real llama and transformers providers', () => {
   const live: Frame[] = [];
 
   beforeAll(async () => {
-    model = await createLlamaLanguageModel({
-      modelPath: await ensureTinyLlamaGguf({ ...TINY_TEST_MODEL, contextLength: CONTEXT_TOKENS }),
-      gpu: false,
-      threads: 1,
-      sequences: 3,
-      contextSize: CONTEXT_TOKENS,
-      banIncompleteUtf8: true,
-    });
-    embedder = await createTransformersEmbedder({
-      modelFolder: await ensureTinyEmbedderFolder(),
-      threads: 1,
-    });
+    tiny = await loadTinyModels({ sequences: 3 });
+    ({ model, embedder } = tiny);
     sim = await Simulation.create(
       buildTestScenario(),
       mkdtempSync(path.join(os.tmpdir(), 'runview-llama-')),
@@ -93,8 +74,7 @@ describe('run view hooks on the real llama and transformers providers', () => {
   }, 300_000);
 
   afterAll(async () => {
-    await model?.dispose();
-    await embedder?.dispose();
+    await tiny?.dispose();
   });
 
   it('the agent answers the user with the real model and remembers both lines', () => {

@@ -5,77 +5,28 @@
  * the window hears the experiment stopped (not "running" forever), and a fresh child resumes it
  * to the end and its report.
  */
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExperimentSummary } from '../../../common/api/lab';
-import type { ServedApi } from '../../api/serve';
-import { createStudioApi } from '../../api/studio';
 import { buildTestScenario } from '../../engine/testing/testTown';
-import { ensureTinyLlamaGguf, TINY_TEST_MODEL } from '../../models/fixtures/gguf-writer';
-import { ensureTinyEmbedderFolder } from '../../models/fixtures/onnx-embed-writer';
-import { createRunsBroker, forkNodeSimProcess, type RunsBroker } from '../broker';
-
-const CONTEXT_TOKENS = 16_384;
-type Event = { event: string; payload: Record<string, unknown> };
+import type { RunsBroker } from '../broker';
+import { startRealSimApi, type HeardEvent, type RealSimApi } from '../test-support/realSimApi';
 
 describe('the Lab with a real simulation process', () => {
   let broker: RunsBroker;
-  let api: ServedApi;
-  const events: Event[] = [];
+  let events: HeardEvent[];
+  let call: RealSimApi['call'];
+  let eventFrom: RealSimApi['eventFrom'];
   let chatModelPath: string;
   let embeddingModelPath: string;
 
-  async function call<T>(method: string, input: unknown): Promise<T> {
-    const r = await api.dispatch(method, input);
-    if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
-    return r.output as T;
-  }
-  function eventFrom(from: number, pred: (e: Event) => boolean, ms = 240_000): Promise<Event> {
-    return new Promise((resolve, reject) => {
-      const timer = setInterval(() => {
-        const hit = events.slice(from).find(pred);
-        if (hit) {
-          clearInterval(timer);
-          resolve(hit);
-        }
-      }, 20);
-      setTimeout(() => {
-        clearInterval(timer);
-        reject(new Error('timed out waiting for an event'));
-      }, ms).unref();
-    });
-  }
-
   beforeAll(async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lab-broker-'));
-    chatModelPath = await ensureTinyLlamaGguf({
-      ...TINY_TEST_MODEL,
-      contextLength: CONTEXT_TOKENS,
-    });
-    embeddingModelPath = await ensureTinyEmbedderFolder();
-    broker = createRunsBroker({
-      spawn: forkNodeSimProcess({
-        dataDir,
-        threads: 1,
-        sequences: 3,
-        contextSize: CONTEXT_TOKENS,
-        gpu: false,
-        banIncompleteUtf8: true,
+    ({ broker, events, call, eventFrom, chatModelPath, embeddingModelPath } = await startRealSimApi(
+      {
+        dataDirPrefix: 'lab-broker-',
         snapshotEverySteps: 1,
-      }),
-    });
-    api = createStudioApi({
-      templatesDir: path.resolve(import.meta.dirname, '../../../templates'),
-      dataDir,
-      transport: 'web',
-      version: 'test',
-      runs: broker.backend,
-    });
-    api.onEvent((event, payload) =>
-      events.push({ event, payload: payload as Record<string, unknown> }),
-    );
+        eventTimeoutMs: 240_000,
+      },
+    ));
   }, 120_000);
 
   afterAll(async () => {
