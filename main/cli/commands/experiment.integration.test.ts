@@ -6,12 +6,10 @@
  * checkpoint and evaluation were lost.
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureTinyLlamaGguf, TINY_TEST_MODEL } from '../../models/fixtures/gguf-writer';
-import { ensureTinyEmbedderFolder } from '../../models/fixtures/onnx-embed-writer';
+import { TINY_CONTEXT_TOKENS, tinyModelPaths } from '../../models/fixtures/tinyModels';
 import { buildTestScenario } from '../../engine/testing/testTown';
 import { EventLog } from '../../engine/sim/EventLog';
 import { listCheckpoints } from '../../engine/sim/checkpoint';
@@ -19,36 +17,26 @@ import type { ExperimentResult } from '../../engine/eval/experiment';
 import type { ExperimentSummary } from '../../engine/eval/report/summary';
 import { num } from '../../engine/eval/report/writeReport';
 import { writeScenarioFolder } from '../../packs/index';
-import { runCli } from '../main';
+import { cli, useTempDir, type CliResult } from '../test-support/cliTestSupport';
 
 const STEPS = 4;
 const SECONDS_PER_STEP = 60;
-/** Byte-level test vocabulary: one token per character; interview prompts need the room. */
-const CONTEXT_TOKENS = 16_384;
 
-async function cli(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out, err };
-}
-
-let dir: string;
+const dir = useTempDir('simulacra-experiment-');
 let args: string[];
-let first: Awaited<ReturnType<typeof cli>>;
+let first: CliResult;
 let results: { summary: ExperimentSummary; result: ExperimentResult };
 const cellDir = (condition: string, seed: number) =>
-  path.join(dir, 'out', 'cells', condition, `seed-${seed}`);
+  path.join(dir(), 'out', 'cells', condition, `seed-${seed}`);
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'simulacra-experiment-'));
-  const town = path.join(dir, 'town');
+  const town = path.join(dir(), 'town');
   await writeScenarioFolder(
     buildTestScenario({ secondsPerStep: SECONDS_PER_STEP, seed: 7 }),
     town,
     new Map(),
   );
-  const conditions = path.join(dir, 'conditions.json');
+  const conditions = path.join(dir(), 'conditions.json');
   writeFileSync(
     conditions,
     JSON.stringify({
@@ -76,6 +64,7 @@ beforeAll(async () => {
       },
     }),
   );
+  const models = await tinyModelPaths();
   args = [
     'experiment',
     town,
@@ -88,26 +77,22 @@ beforeAll(async () => {
     '--snapshot-every',
     '2',
     '--model',
-    await ensureTinyLlamaGguf({ ...TINY_TEST_MODEL, contextLength: CONTEXT_TOKENS }),
+    models.chatModelPath,
     '--embed',
-    await ensureTinyEmbedderFolder(),
+    models.embeddingModelPath,
     '--threads',
     '1',
     '--sequences',
     '3',
     '--context',
-    String(CONTEXT_TOKENS),
+    String(TINY_CONTEXT_TOKENS),
     '--ban-incomplete-utf8',
     '--out',
-    path.join(dir, 'out'),
+    path.join(dir(), 'out'),
   ];
   first = await cli(...args);
-  results = JSON.parse(readFileSync(path.join(dir, 'out', 'results.json'), 'utf8'));
+  results = JSON.parse(readFileSync(path.join(dir(), 'out', 'results.json'), 'utf8'));
 }, 240_000);
-
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
 
 /** Sums of a cell's run calls straight from its event log (the lines with a sequence number). */
 function logTotals(runDir: string) {
@@ -140,7 +125,7 @@ describe('simulacra experiment on the real llama and transformers providers', ()
       }
     }
     expect(results.result.cells).toHaveLength(4);
-    const html = readFileSync(path.join(dir, 'out', 'report.html'), 'utf8');
+    const html = readFileSync(path.join(dir(), 'out', 'report.html'), 'utf8');
     // Self-contained: no scripts, no links out (the SVG namespace is the only URL).
     expect(html).not.toMatch(/<script|<link|src=/i);
     expect(html.match(/https?:\/\/[^"]+/g)?.every((u) => u === 'http://www.w3.org/2000/svg')).toBe(
@@ -175,12 +160,12 @@ describe('simulacra experiment on the real llama and transformers providers', ()
     expect(base.ratio).toBe(1);
     expect(layer.ratio).toBeCloseTo(meanTokens('cost-layer') / meanTokens('baseline'), 9);
     const agentDays = (3 * STEPS * SECONDS_PER_STEP) / 86_400;
-    const html = readFileSync(path.join(dir, 'out', 'report.html'), 'utf8');
+    const html = readFileSync(path.join(dir(), 'out', 'report.html'), 'utf8');
     expect(html).toContain(num(meanTokens('baseline') / agentDays));
     expect(html).toContain(num(meanTokens('cost-layer') / agentDays));
     expect(html).toContain(`${layer.ratio!.toFixed(2)}×`);
     // The CSV carries the same per-cell totals.
-    const csv = readFileSync(path.join(dir, 'out', 'results.csv'), 'utf8');
+    const csv = readFileSync(path.join(dir(), 'out', 'results.csv'), 'utf8');
     const t = logTotals(cellDir('cost-layer', 8));
     expect(csv).toContain(`cost.run,cost-layer,8,total,promptTokens,${t.promptTokens}\n`);
     expect(csv).toContain(`cost.run,cost-layer,8,total,calls,${t.calls}\n`);
@@ -241,14 +226,14 @@ describe('simulacra experiment on the real llama and transformers providers', ()
     const victim = cellDir('baseline', 8);
     const before = logTotals(victim);
     rmSync(path.join(victim, 'snapshots', String(STEPS).padStart(6, '0')), { recursive: true });
-    rmSync(path.join(dir, 'out', 'eval', 'baseline', 'seed-8.json'));
+    rmSync(path.join(dir(), 'out', 'eval', 'baseline', 'seed-8.json'));
     const again = await cli(...args);
     expect(again.code, again.err.join('\n')).toBe(0);
     const log = again.err.join('\n');
     expect(log).toContain('baseline seed 7: run finished earlier, skipped');
     expect(log).toContain('baseline seed 8: resumed at step 2');
     expect(log).toContain('cost-layer seed 8: evaluation done earlier, skipped');
-    expect(existsSync(path.join(dir, 'out', 'eval', 'baseline', 'seed-8.json'))).toBe(true);
+    expect(existsSync(path.join(dir(), 'out', 'eval', 'baseline', 'seed-8.json'))).toBe(true);
     // The resumed steps were re-served from the log: same calls and tokens as before.
     expect(logTotals(victim)).toEqual(before);
 

@@ -2,26 +2,12 @@
  * `simulacra experiment` argument handling (the real run is in experiment.integration.test.ts).
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../main';
+import { describe, expect, it } from 'vitest';
+import { cli, useTempDir } from '../test-support/cliTestSupport';
 
-async function cli(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out, err };
-}
-
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'simulacra-experiment-args-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir('simulacra-experiment-args-');
 
 describe('simulacra experiment: argument errors', () => {
   const base = ['town', '--out', 'o', '--embed', 'e', '--model', 'm.gguf'];
@@ -49,7 +35,7 @@ describe('simulacra experiment: argument errors', () => {
     const preset = await cli('experiment', ...base, '--conditions', 'baseline,turbo');
     expect(preset.code).toBe(1);
     expect(preset.err[0]).toMatch(/unknown preset "turbo"/);
-    const file = path.join(dir, 'conditions.json');
+    const file = path.join(dir(), 'conditions.json');
     await writeFile(file, JSON.stringify({ conditions: [] }));
     const broken = await cli('experiment', ...base, '--conditions', file);
     expect(broken.code).toBe(1);
@@ -57,14 +43,14 @@ describe('simulacra experiment: argument errors', () => {
   });
 
   it('a missing model file fails with 1 before anything is written', async () => {
-    const out = path.join(dir, 'never');
+    const out = path.join(dir(), 'never');
     const r = await cli(
       'experiment',
       'town',
       '--conditions',
       'baseline',
       '--model',
-      path.join(dir, 'missing.gguf'),
+      path.join(dir(), 'missing.gguf'),
       '--embed',
       'e',
       '--out',

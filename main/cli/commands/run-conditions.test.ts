@@ -4,32 +4,17 @@
  * one short real run with the whole cost layer on the generated tiny models.
  */
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BASELINE_CONDITIONS, COST_LAYER_ON } from '../../../common/runs/conditions';
 import { buildTestScenario } from '../../engine/testing/testTown';
 import { ensureTinyLlamaGguf, TINY_TEST_MODEL } from '../../models/fixtures/gguf-writer';
 import { ensureTinyEmbedderFolder } from '../../models/fixtures/onnx-embed-writer';
 import { writeScenarioFolder } from '../../packs/index';
-import { runCli } from '../main';
+import { cli, useTempDir } from '../test-support/cliTestSupport';
 import { describeConditions, parseConditions } from './run';
 
-async function cli(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out, err };
-}
-
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'simulacra-conditions-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir('simulacra-conditions-');
 
 describe('run conditions from flags', () => {
   it('defaults to the baseline; on, off and parts switch the cost layer', () => {
@@ -109,9 +94,9 @@ describe('a short real run with the cost layer on (generated tiny models)', () =
   it('stores the conditions in run.json, prints them, and logs policy decisions', async () => {
     const model = await ensureTinyLlamaGguf(TINY_TEST_MODEL);
     const embed = await ensureTinyEmbedderFolder();
-    const town = path.join(dir, 'town');
+    const town = path.join(dir(), 'town');
     await writeScenarioFolder(buildTestScenario({ secondsPerStep: 90 }), town, new Map());
-    const out = path.join(dir, 'runs', 'r1');
+    const out = path.join(dir(), 'runs', 'r1');
     const r = await cli(
       'run',
       town,

@@ -3,31 +3,16 @@
  * conversion, and one short real run on the generated tiny GGUF + ONNX models, then inspect on
  * its run directory.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ensureTinyLlamaGguf, TINY_TEST_MODEL } from '../../models/fixtures/gguf-writer';
 import { ensureTinyEmbedderFolder } from '../../models/fixtures/onnx-embed-writer';
 import { buildTestScenario } from '../../engine/testing/testTown';
 import { writeScenarioFolder } from '../../packs/index';
-import { runCli } from '../main';
+import { cli, useTempDir } from '../test-support/cliTestSupport';
 import { formatDuration, hoursToSteps, parseHours } from './run';
 
-async function cli(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out, err };
-}
-
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'simulacra-run-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir('simulacra-run-');
 
 describe('hours to steps', () => {
   it('converts game hours (fractions too) with secondsPerStep, at least one step', () => {
@@ -94,7 +79,7 @@ describe('simulacra run: argument errors exit 2 with usage', () => {
     const none = await cli('inspect');
     expect(none.code).toBe(2);
     expect(none.err.join('\n')).toContain('Usage: simulacra inspect');
-    const missing = await cli('inspect', path.join(dir, 'nope'));
+    const missing = await cli('inspect', path.join(dir(), 'nope'));
     expect(missing.code).toBe(1);
     expect(missing.err[0]).toContain('is not a run directory');
   });
@@ -104,9 +89,9 @@ describe('a short real run on the generated tiny models, then inspect', () => {
   it('runs 0.05 game hours at 90 s/step (2 steps), prints a summary, inspect reads it', async () => {
     const model = await ensureTinyLlamaGguf(TINY_TEST_MODEL);
     const embed = await ensureTinyEmbedderFolder();
-    const town = path.join(dir, 'town');
+    const town = path.join(dir(), 'town');
     await writeScenarioFolder(buildTestScenario({ secondsPerStep: 90 }), town, new Map());
-    const out = path.join(dir, 'run1');
+    const out = path.join(dir(), 'run1');
     const r = await cli(
       'run',
       town,

@@ -1,0 +1,45 @@
+/**
+ * What the CLI tests share: running `simulacra` in process with its output captured, and a
+ * temporary folder per test file.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { runCli } from '../main';
+
+/** What one in-process `simulacra …` printed and returned. */
+export interface CliResult {
+  code: number;
+  /** stdout, one entry per line. */
+  out: string[];
+  /** stderr, one entry per line. */
+  err: string[];
+}
+
+/** Runs `simulacra <args>` in this process, capturing stdout and stderr line by line. */
+export async function cli(...args: string[]): Promise<CliResult> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(args, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out, err };
+}
+
+/**
+ * A fresh temporary folder for the calling test file: made before its first test, removed
+ * with its contents after its last. Call at the top level of the file; the returned function
+ * gives the folder's path once the tests run.
+ */
+export function useTempDir(prefix: string): () => string {
+  let dir: string | undefined;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), prefix));
+  });
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+  return () => {
+    if (!dir) throw new Error('useTempDir: the folder exists only while the tests run');
+    return dir;
+  };
+}
