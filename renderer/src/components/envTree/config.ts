@@ -14,7 +14,7 @@ import {
   type TreeInstance,
 } from '@headless-tree/core';
 import type { NodeRef } from '../../editor/types';
-import { ROOT_ID, siblingDropDelta, type EnvTreeItem } from './model';
+import { isOwnParent, ROOT_ID, siblingDropDelta, type EnvTreeItem } from './model';
 
 /** Pixels each level is indented by (the library draws its drop line with it too). */
 export const INDENT = 14;
@@ -98,9 +98,15 @@ export function envTreeConfig(
     canDrag: (dragged) => dragged.length === 1 && !!refOf(dragged[0]),
     canDrop: (dragged, target) =>
       dragged.length === 1 &&
-      'insertionIndex' in target &&
-      siblingDropDelta(items, dragged[0].getId(), target.item.getId(), target.insertionIndex) !==
-        null,
+      ('insertionIndex' in target
+        ? siblingDropDelta(
+            items,
+            dragged[0].getId(),
+            target.item.getId(),
+            target.insertionIndex,
+          ) !== null
+        : // The library first checks that the row may live under its parent at all.
+          isOwnParent(items, dragged[0].getId(), target.item.getId())),
     onDrop: (dragged, target) => {
       const ref = refOf(dragged[0]);
       if (!ref || !('insertionIndex' in target)) return;

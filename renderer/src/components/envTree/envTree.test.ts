@@ -135,6 +135,12 @@ describe('environment tree on headless-tree', () => {
     );
     // Onto a row (would make it the parent), or between another parent's children: refused.
     expect(canDrop(stove, { item: item(`arena:${bedroom.zone}`) })).toBe(false);
+    // Into its own parent is allowed (the library asks before it offers sibling places) and
+    // changes nothing.
+    expect(canDrop(stove, { item: item(`arena:${kitchen.zone}`) })).toBe(true);
+    const before = ed.doc;
+    void config.onDrop!([item(stove)], { item: item(`arena:${kitchen.zone}`) });
+    expect(ed.doc).toBe(before);
     expect(canDrop(stove, between(tree, stove, `arena:${bedroom.zone}`, 0))).toBe(false);
     expect(
       canDrop(`arena:${bedroom.zone}`, between(tree, `arena:${bedroom.zone}`, WORLD_ID, 1)),

@@ -132,3 +132,16 @@ export function siblingDropDelta(
   const to = Math.max(0, Math.min(insertionIndex, parent.children.length - 1));
   return to - from;
 }
+
+/**
+ * Whether `parent` is the dragged row's own parent. The library asks this (a drop "into"
+ * the parent) before it offers any reorder among the parent's children; such a drop changes
+ * nothing.
+ */
+export function isOwnParent(
+  items: Map<string, EnvTreeItem>,
+  dragged: string,
+  parent: string,
+): boolean {
+  return !!items.get(dragged)?.ref && !!items.get(parent)?.children.includes(dragged);
+}
