@@ -8,18 +8,15 @@
  *
  * Prints `BENCH {"name":"editor.pan_frame_ms",…}` and `editor.paint_frame_ms` (median, p95).
  */
-import { spawn, execSync, type ChildProcess } from 'node:child_process';
-import { chromium, type Page } from '@playwright/test';
-import config from '../playwright.config';
 import { createEmptyScenario } from '../common/scenario/create';
 import { validateScenario } from '../common/scenario/validate';
 import type { Persona, Scenario } from '../common/scenario/schema';
 import { median, reportBench } from '../common/bench';
 import { writePack } from '../main/packs';
+import { frameTimes, p95, withBenchApp } from './browserBench';
 
 /** Its own port, so the bench can run beside an e2e server. */
 const BENCH_PORT = 4788;
-const BENCH_TOKEN = 'bench-token';
 const WIDTH = 140;
 const HEIGHT = 100;
 const PERSONAS = 25;
@@ -116,49 +113,6 @@ export function generateTown(): Scenario {
   return s;
 }
 
-async function waitForServer(url: string, timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // Not up yet.
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`the web host did not answer at ${url}`);
-}
-
-/** Runs `gesture` while recording rAF deltas in the page; returns them (ms). */
-async function frameTimes(page: Page, gesture: () => Promise<void>): Promise<number[]> {
-  // A string, not a function: tsx's name-keeping helper (__name) does not exist in the page.
-  await page.evaluate(`(() => {
-    window.__frames = [];
-    window.__recording = true;
-    let last = 0;
-    const tick = (t) => {
-      window.__frames.push(t - last);
-      last = t;
-      if (window.__recording) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame((t) => {
-      last = t;
-      requestAnimationFrame(tick);
-    });
-  })()`);
-  await gesture();
-  return page.evaluate(() => {
-    const w = window as unknown as { __frames: number[]; __recording: boolean };
-    w.__recording = false;
-    return w.__frames;
-  });
-}
-
-function p95(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(s.length * 0.95))];
-}
-
 async function main(): Promise<void> {
   const doc = generateTown();
   const checked = validateScenario(doc);
@@ -166,26 +120,8 @@ async function main(): Promise<void> {
     throw new Error(`generated town is invalid: ${JSON.stringify(checked.issues.slice(0, 3))}`);
   const pack = await writePack(doc);
 
-  execSync('npx electron-vite build', { stdio: 'ignore' });
-  const host: ChildProcess = spawn('npx', ['tsx', 'main/host/cli.ts'], {
-    env: {
-      ...process.env,
-      SIMULACRA_WEB_TOKEN: BENCH_TOKEN,
-      SIMULACRA_WEB_PORT: String(BENCH_PORT),
-    },
-    stdio: 'ignore',
-    detached: true,
-  });
-  const base = `http://127.0.0.1:${BENCH_PORT}/index.html`;
-  try {
-    await waitForServer(base, 120_000);
-    const launch = config.use?.launchOptions ?? {};
-    const browser = await chromium.launch({
-      executablePath: launch.executablePath,
-      args: launch.args,
-    });
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(`${base}?token=${BENCH_TOKEN}`);
+  await withBenchApp(BENCH_PORT, async ({ page, url }) => {
+    await page.goto(url);
     await page.getByTestId('app-info').waitFor();
     await page.getByTestId('import-input').setInputFiles({
       name: 'bench-town.simpack',
@@ -227,7 +163,6 @@ async function main(): Promise<void> {
     if (!(await page.getByTestId('undo').isEnabled()))
       throw new Error('the brush stroke painted nothing');
     if (process.env.BENCH_SCREENSHOT) await page.screenshot({ path: process.env.BENCH_SCREENSHOT });
-    await browser.close();
 
     for (const [name, frames] of [
       ['editor.pan_frame_ms', pan],
@@ -243,10 +178,7 @@ async function main(): Promise<void> {
         personas: PERSONAS,
       });
     }
-  } finally {
-    // The host was started in its own process group; end exactly that group.
-    if (host.pid) process.kill(-host.pid, 'SIGTERM');
-  }
+  });
 }
 
 await main();

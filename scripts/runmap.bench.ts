@@ -12,16 +12,14 @@
  * Prints `BENCH {"name":"runmap.frame_ms",…}` (rAF deltas: median, p95) and
  * `runmap.paint_ms` (the map's own paint cost per repaint: median, p95).
  */
-import { spawn, execSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { chromium, type WebSocketRoute } from '@playwright/test';
-import config from '../playwright.config';
+import type { WebSocketRoute } from '@playwright/test';
 import { median, reportBench } from '../common/bench';
 import { BASELINE_CONDITIONS } from '../common/runs/conditions';
 import type { AgentFrame, RunFrame, RunSummary } from '../common/api/runs';
+import { p95, startFrames, stopFrames, withBenchApp } from './browserBench';
 
 const BENCH_PORT = 4789;
-const BENCH_TOKEN = 'bench-token';
 const TEMPLATE = 'harrow-quay';
 const STEP_MS = 100;
 const MEASURE_MS = 8000;
@@ -121,24 +119,6 @@ const summary: RunSummary = {
   conditions: BASELINE_CONDITIONS,
 };
 
-async function waitForServer(url: string, timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // Not up yet.
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`the web host did not answer at ${url}`);
-}
-
-function p95(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(s.length * 0.95))]!;
-}
-
 /** Answers the page's `runs.*` (and the model list) as a simulation process would. */
 function simulate(route: WebSocketRoute, state: { step: number; playing: boolean }) {
   const server = route.connectToServer();
@@ -235,32 +215,14 @@ function simulate(route: WebSocketRoute, state: { step: number; playing: boolean
 }
 
 async function main(): Promise<void> {
-  execSync('npx electron-vite build', { stdio: 'ignore' });
-  const host: ChildProcess = spawn('npx', ['tsx', 'main/host/cli.ts'], {
-    env: {
-      ...process.env,
-      SIMULACRA_WEB_TOKEN: BENCH_TOKEN,
-      SIMULACRA_WEB_PORT: String(BENCH_PORT),
-    },
-    stdio: 'ignore',
-    detached: true,
-  });
-  const base = `http://127.0.0.1:${BENCH_PORT}/index.html`;
-  try {
-    await waitForServer(base, 120_000);
-    const launch = config.use?.launchOptions ?? {};
-    const browser = await chromium.launch({
-      executablePath: launch.executablePath,
-      args: launch.args,
-    });
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await withBenchApp(BENCH_PORT, async ({ page, url }) => {
     const state = { step: 0, playing: false };
     // Filled in when the page opens its API socket.
     const sim: { emitStep?: (step: number) => void } = {};
     await page.routeWebSocket(/\/api\?token=/, (route) => {
       sim.emitStep = simulate(route, state);
     });
-    await page.goto(`${base}?token=${BENCH_TOKEN}`);
+    await page.goto(url);
     await page.getByTestId('app-info').waitFor();
     await page.locator(`[data-testid="template-card"][data-template-id="${TEMPLATE}"]`).click();
     await page.getByTestId('town-canvas').waitFor();
@@ -280,27 +242,15 @@ async function main(): Promise<void> {
       new PerformanceObserver((list) => {
         for (const e of list.getEntries()) window.__long.push(e.duration);
       }).observe({ entryTypes: ['longtask'] });
-      window.__frames = [];
-      window.__recording = true;
-      let last = 0;
-      const tick = (t) => {
-        window.__frames.push(t - last);
-        last = t;
-        if (window.__recording) requestAnimationFrame(tick);
-      };
-      requestAnimationFrame((t) => { last = t; requestAnimationFrame(tick); });
     })()`);
+    await startFrames(page);
     const until = Date.now() + MEASURE_MS;
     while (Date.now() < until) {
       advance();
       sim.emitStep?.(++state.step);
       await new Promise((r) => setTimeout(r, STEP_MS));
     }
-    const frames = await page.evaluate(() => {
-      const w = window as unknown as { __frames: number[]; __recording: boolean };
-      w.__recording = false;
-      return w.__frames;
-    });
+    const frames = await stopFrames(page);
     const longTasks = (await page.evaluate('window.__long')) as number[];
     const paints = await page
       .getByTestId('run-map-canvas')
@@ -309,7 +259,6 @@ async function main(): Promise<void> {
     if (shownStep < state.step - 5)
       throw new Error(`the map fell behind: showing step ${shownStep} of ${state.step}`);
     if (process.env.BENCH_SCREENSHOT) await page.screenshot({ path: process.env.BENCH_SCREENSHOT });
-    await browser.close();
 
     reportBench({
       name: 'runmap.frame_ms',
@@ -330,9 +279,7 @@ async function main(): Promise<void> {
       paints: paints.length,
       agents: walkers.length,
     });
-  } finally {
-    if (host.pid) process.kill(-host.pid, 'SIGTERM');
-  }
+  });
 }
 
 await main();
