@@ -12,7 +12,7 @@
  */
 import { useTree } from '@headless-tree/react';
 import type { ItemInstance, TreeInstance } from '@headless-tree/core';
-import { useMemo, useState, type KeyboardEvent, type SyntheticEvent } from 'react';
+import { useEffect, useMemo, useState, type KeyboardEvent, type SyntheticEvent } from 'react';
 import { useStore } from 'zustand';
 import type { EnvTree } from '../../../common/scenario/schema';
 import { zoneColor } from '../canvas/colors';
@@ -77,6 +77,11 @@ export function EnvTreeView({ tree: envTree }: { tree: EnvTree }) {
   }
 
   const selectedId = selected ? itemId(selected) : null;
+  // A node picked on the map scrolls its row into view (after its parents have opened).
+  useEffect(() => {
+    if (selectedId)
+      tree.getItemInstance(selectedId).getElement()?.scrollIntoView({ block: 'nearest' });
+  }, [tree, selectedId]);
   return (
     <div className="env-tree">
       <div
