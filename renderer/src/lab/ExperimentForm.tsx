@@ -5,6 +5,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { Scenario } from '../../../common/scenario/schema';
+import { LabelledField } from '../components/LabelledField';
 import { ABLATION_LABELS, GRID_ROWS, buildConditions, cellKey, conditionName } from './conditions';
 import type { LabState } from './labStore';
 
@@ -151,8 +152,7 @@ export function ExperimentForm({
       </fieldset>
 
       <div className="lab-form__grid">
-        <label className="field">
-          <span className="field__label">Embedding model</span>
+        <LabelledField label="Embedding model">
           <select
             className="select"
             data-testid="lab-embedding"
@@ -166,9 +166,8 @@ export function ExperimentForm({
               </option>
             ))}
           </select>
-        </label>
-        <label className="field">
-          <span className="field__label">Name</span>
+        </LabelledField>
+        <LabelledField label="Name">
           <input
             data-testid="lab-name"
             placeholder={`${doc.name} experiment`}
@@ -176,9 +175,8 @@ export function ExperimentForm({
             maxLength={200}
             onChange={(e) => setName(e.target.value)}
           />
-        </label>
-        <label className="field">
-          <span className="field__label">Seeds</span>
+        </LabelledField>
+        <LabelledField label="Seeds">
           <input
             type="number"
             min={1}
@@ -187,9 +185,8 @@ export function ExperimentForm({
             value={seeds}
             onChange={(e) => setSeeds(Math.round(Number(e.target.value)))}
           />
-        </label>
-        <label className="field">
-          <span className="field__label">Game minutes per cell</span>
+        </LabelledField>
+        <LabelledField label="Game minutes per cell">
           <input
             type="number"
             min={1}
@@ -198,9 +195,8 @@ export function ExperimentForm({
             value={minutes}
             onChange={(e) => setMinutes(Number(e.target.value))}
           />
-        </label>
-        <label className="field">
-          <span className="field__label">Interview questions per category</span>
+        </LabelledField>
+        <LabelledField label="Interview questions per category">
           <input
             type="number"
             min={0}
@@ -209,7 +205,7 @@ export function ExperimentForm({
             value={battery}
             onChange={(e) => setBattery(Math.round(Number(e.target.value)))}
           />
-        </label>
+        </LabelledField>
       </div>
       {doc.personas.length === 0 && (
         <p className="field__error">This town has no people yet: add someone to experiment on.</p>

@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { BATTERY_AREAS } from '../../../common/api/lab';
 import type { Scenario } from '../../../common/scenario/schema';
+import { LabelledField } from '../components/LabelledField';
 import type { LabState } from './labStore';
 
 export function InterviewPanel({
@@ -60,8 +61,7 @@ export function InterviewPanel({
       ) : (
         <>
           <div className="lab-form__grid">
-            <label className="field">
-              <span className="field__label">Run</span>
+            <LabelledField label="Run">
               <select
                 className="select"
                 data-testid="lab-interview-run"
@@ -74,9 +74,8 @@ export function InterviewPanel({
                   </option>
                 ))}
               </select>
-            </label>
-            <label className="field">
-              <span className="field__label">Who</span>
+            </LabelledField>
+            <LabelledField label="Who">
               <select
                 className="select"
                 data-testid="lab-interview-agent"
@@ -90,7 +89,7 @@ export function InterviewPanel({
                   </option>
                 ))}
               </select>
-            </label>
+            </LabelledField>
           </div>
           <div className="lab-areas">
             {BATTERY_AREAS.map((a) => (
