@@ -600,10 +600,25 @@ export class MapEditor {
         `edit:${ref.kind}:${ref.zone}`,
       );
   }
-  /** Deletes a node and its children, clearing their tiles: one undo step. */
+  /**
+   * Deletes a node and its children, clearing their tiles and the known places through them:
+   * one undo step. Refused, with a notice naming them, while it is someone's home.
+   */
   deleteNode(ref: NodeRef): void {
     const doc = this.getDoc();
     if (!doc) return;
+    const homes = treeOps.homesInside(doc, ref);
+    if (homes.length > 0) {
+      const name = treeOps.findNode(doc.tree, ref)?.name ?? ref.kind;
+      const who =
+        homes.length > 3
+          ? `${homes.slice(0, 3).join(', ')} and ${homes.length - 3} more`
+          : homes.join(', ');
+      this.host.notify(
+        `"${name}" was not deleted: it is the home of ${who}. Give them another home first.`,
+      );
+      return;
+    }
     this.write(treeOps.deleteNode(doc, ref), 'record', `delete ${ref.kind}`);
     const sel = this.getUi().selectedNode;
     if (sel && sel.kind === ref.kind && sel.zone === ref.zone) this.selectNode(null);

@@ -288,6 +288,17 @@ export function deleteNode(doc: Scenario, ref: NodeRef): Scenario {
         .map((a) => ({ ...a, objects: a.objects.filter((o) => !gone.object.has(o.zone)) })),
     }));
   const spawns = tree.spawns.filter((s) => !gone.spawn.has(s.zone));
+  // Known places and spawn points through the node go with it (homes are refused earlier:
+  // see homesInside), so the document stays one that validates and saves.
+  const address = nodeAddress(tree, ref);
+  const through = (a: string) => address !== null && (a === address || a.startsWith(`${address}:`));
+  const personas = doc.personas.map((p) => {
+    const knownPlaces = p.knownPlaces.filter((k) => !through(k));
+    const spawn = p.spawn !== null && gone.spawn.has(p.spawn) ? null : p.spawn;
+    return knownPlaces.length === p.knownPlaces.length && spawn === p.spawn
+      ? p
+      : { ...p, knownPlaces, spawn };
+  });
   const zones = { ...doc.map.zones };
   for (const kind of Object.keys(gone) as ZoneKind[]) {
     if (gone[kind].size === 0) continue;
@@ -295,7 +306,21 @@ export function deleteNode(doc: Scenario, ref: NodeRef): Scenario {
     if (!g.some((z) => gone[kind].has(z))) continue;
     zones[kind] = g.map((z) => (gone[kind].has(z) ? 0 : z));
   }
-  return { ...doc, tree: { ...tree, sectors, spawns }, map: { ...doc.map, zones } };
+  return {
+    ...doc,
+    tree: { ...tree, sectors, spawns },
+    map: { ...doc.map, zones },
+    personas: personas.some((p, i) => p !== doc.personas[i]) ? personas : doc.personas,
+  };
+}
+
+/** Display names of the people whose home is the node or inside it. */
+export function homesInside(doc: Scenario, ref: NodeRef): string[] {
+  const address = nodeAddress(doc.tree, ref);
+  if (address === null) return [];
+  return doc.personas
+    .filter((p) => p.livingArea === address || p.livingArea.startsWith(`${address}:`))
+    .map((p) => `${p.firstName} ${p.lastName}`.trim());
 }
 
 /** Bounds and tile count of a node's zone on its grid (O(cells); call off the hot path). */

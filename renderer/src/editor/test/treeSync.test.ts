@@ -1,6 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { TestMapEditor } from './TestMapEditor';
+import type { Persona } from '../../../../common/scenario/schema';
+import { checkConsistency } from '../../../../common/scenario/validate';
 import { nodeBounds } from '../tree';
+
+/** Ann Lee, living at `livingArea`, knowing no other place. */
+function personaAt(livingArea: string): Persona {
+  return {
+    id: 'ann',
+    firstName: 'Ann',
+    lastName: 'Lee',
+    age: 30,
+    innate: '',
+    learned: '',
+    currently: '',
+    lifestyle: '',
+    dailyPlanRequirement: '',
+    livingArea,
+    seed: '',
+    knownPlaces: [],
+    spawn: null,
+    visionRadius: 8,
+    attentionBandwidth: 8,
+    retention: 8,
+    retrievalWeights: { recency: 0.5, relevance: 3, importance: 2 },
+    sprite: 'villager-1',
+  };
+}
 
 /** A town with a sector (tiles 0..9 × 0..9) holding one arena (2..5 × 2..5). */
 function townWithRoom() {
@@ -96,24 +122,8 @@ describe('tree ↔ map sync', () => {
         ...ed.doc,
         personas: [
           {
-            id: 'ann',
-            firstName: 'Ann',
-            lastName: 'Lee',
-            age: 30,
-            innate: '',
-            learned: '',
-            currently: '',
-            lifestyle: '',
-            dailyPlanRequirement: '',
-            livingArea: 'Test town:New sector 1:New arena 1',
-            seed: '',
+            ...personaAt('Test town:New sector 1:New arena 1'),
             knownPlaces: ['Test town:New sector 1'],
-            spawn: null,
-            visionRadius: 8,
-            attentionBandwidth: 8,
-            retention: 8,
-            retrievalWeights: { recency: 0.5, relevance: 3, importance: 2 },
-            sprite: 'villager-1',
           },
         ],
       },
@@ -126,6 +136,36 @@ describe('tree ↔ map sync', () => {
     expect(ed.doc.personas[0].knownPlaces).toEqual(['Test town:Oak house']);
     ed.undoKey();
     expect(ed.doc.personas[0].livingArea).toBe('Test town:Oak house:New arena 1');
+  });
+
+  it('deleting a place drops the known places through it, and refuses to delete a home', () => {
+    const ed = townWithRoom();
+    ed.addNode('arena', 1, 'Kitchen');
+    ed.memory.write(
+      {
+        ...ed.doc,
+        personas: [
+          {
+            ...personaAt('Test town:New sector 1:New arena 1'),
+            knownPlaces: ['Test town:New sector 1:Kitchen', 'Test town:New sector 1'],
+          },
+        ],
+      },
+      'ignore',
+      'load',
+    );
+    ed.deleteNode({ kind: 'arena', zone: 2 });
+    expect(ed.doc.tree.sectors[0].arenas.map((a) => a.name)).toEqual(['New arena 1']);
+    expect(ed.doc.personas[0].knownPlaces).toEqual(['Test town:New sector 1']);
+    expect(checkConsistency(ed.doc).filter((i) => i.severity !== 'warning')).toEqual([]);
+    ed.undoKey();
+    expect(ed.doc.personas[0].knownPlaces).toHaveLength(2);
+
+    // The sector holds Ann's home: nothing is deleted and the user is told whose home it is.
+    const before = ed.doc;
+    ed.deleteNode({ kind: 'sector', zone: 1 });
+    expect(ed.doc).toBe(before);
+    expect(ed.memory.messages.at(-1)).toMatch(/"New sector 1" was not deleted: .*home of Ann Lee/);
   });
 
   it('reorders siblings, edits object state, and undoes each', () => {
