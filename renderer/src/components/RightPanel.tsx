@@ -45,7 +45,8 @@ export function RightPanel() {
             />
           </Section>
           <Section title="Environment" count={tree.sectors.length}>
-            <EnvTreeView tree={tree} />
+            {/* A new town starts with its own open/closed rows (ids repeat across towns). */}
+            <EnvTreeView key={docId} tree={tree} />
             <NodeDetails />
           </Section>
           <Section title="People" count={personas.length} testId="people-section">
