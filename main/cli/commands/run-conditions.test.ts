@@ -8,10 +8,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BASELINE_CONDITIONS, COST_LAYER_ON } from '../../../common/runs/conditions';
 import { buildTestScenario } from '../../engine/testing/testTown';
-import { ensureTinyLlamaGguf, TINY_TEST_MODEL } from '../../models/fixtures/gguf-writer';
-import { ensureTinyEmbedderFolder } from '../../models/fixtures/onnx-embed-writer';
 import { writeScenarioFolder } from '../../packs/index';
-import { cli, useTempDir } from '../test-support/cliTestSupport';
+import { cli, tinyModelFlags, useTempDir } from '../test-support/cliTestSupport';
 import { describeConditions, parseConditions } from './run';
 
 const dir = useTempDir('simulacra-conditions-');
@@ -92,25 +90,17 @@ describe('run conditions from flags', () => {
 
 describe('a short real run with the cost layer on (generated tiny models)', () => {
   it('stores the conditions in run.json, prints them, and logs policy decisions', async () => {
-    const model = await ensureTinyLlamaGguf(TINY_TEST_MODEL);
-    const embed = await ensureTinyEmbedderFolder();
     const town = path.join(dir(), 'town');
     await writeScenarioFolder(buildTestScenario({ secondsPerStep: 90 }), town, new Map());
     const out = path.join(dir(), 'runs', 'r1');
     const r = await cli(
       'run',
       town,
-      '--model',
-      model,
-      '--embed',
-      embed,
+      ...(await tinyModelFlags()),
       '--steps',
       '2',
       '--out',
       out,
-      '--threads',
-      '1',
-      '--ban-incomplete-utf8',
       '--cost-layer',
       'on',
       '--ablation',

@@ -5,11 +5,9 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureTinyLlamaGguf, TINY_TEST_MODEL } from '../../models/fixtures/gguf-writer';
-import { ensureTinyEmbedderFolder } from '../../models/fixtures/onnx-embed-writer';
 import { buildTestScenario } from '../../engine/testing/testTown';
 import { writeScenarioFolder } from '../../packs/index';
-import { cli, useTempDir } from '../test-support/cliTestSupport';
+import { cli, tinyModelFlags, useTempDir } from '../test-support/cliTestSupport';
 import { formatDuration, hoursToSteps, parseHours } from './run';
 
 const dir = useTempDir('simulacra-run-');
@@ -87,25 +85,17 @@ describe('simulacra run: argument errors exit 2 with usage', () => {
 
 describe('a short real run on the generated tiny models, then inspect', () => {
   it('runs 0.05 game hours at 90 s/step (2 steps), prints a summary, inspect reads it', async () => {
-    const model = await ensureTinyLlamaGguf(TINY_TEST_MODEL);
-    const embed = await ensureTinyEmbedderFolder();
     const town = path.join(dir(), 'town');
     await writeScenarioFolder(buildTestScenario({ secondsPerStep: 90 }), town, new Map());
     const out = path.join(dir(), 'run1');
     const r = await cli(
       'run',
       town,
-      '--model',
-      model,
-      '--embed',
-      embed,
+      ...(await tinyModelFlags()),
       '--hours',
       '0.05',
       '--out',
       out,
-      '--threads',
-      '1',
-      '--ban-incomplete-utf8',
       '--snapshot-every',
       '1',
     );

@@ -6,6 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import { ensureTinyLlamaGguf, TINY_TEST_MODEL } from '../../models/fixtures/gguf-writer';
+import { ensureTinyEmbedderFolder } from '../../models/fixtures/onnx-embed-writer';
 import { runCli } from '../main';
 
 /** What one in-process `simulacra …` printed and returned. */
@@ -42,4 +44,20 @@ export function useTempDir(prefix: string): () => string {
     if (!dir) throw new Error('useTempDir: the folder exists only while the tests run');
     return dir;
   };
+}
+
+/**
+ * The flags that point `simulacra run` at the generated tiny models (their default 4096-token
+ * context, enough for a few steps) with one thread and no half UTF-8 characters.
+ */
+export async function tinyModelFlags(): Promise<string[]> {
+  return [
+    '--model',
+    await ensureTinyLlamaGguf(TINY_TEST_MODEL),
+    '--embed',
+    await ensureTinyEmbedderFolder(),
+    '--threads',
+    '1',
+    '--ban-incomplete-utf8',
+  ];
 }
