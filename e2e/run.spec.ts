@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { E2E_DATA_DIR } from '../playwright.config';
-import { createFromTemplate, expect, openStudio, test } from './helpers';
+import { createFromTemplate, expect, expectSaved, openStudio, test } from './helpers';
 
 /** The Lantern Square fountain in Willow Bend (tile 17,24): an object to set a state on. */
 const FOUNTAIN = { x: 17, y: 24, address: 'Willow Bend:Lantern Square:fountain plaza:fountain' };
@@ -27,6 +27,24 @@ async function clickTile(page: Page, map: Locator, x: number, y: number): Promis
   const [cx, cy, scale] = cam as [number, number, number];
   const box = (await map.boundingBox())!;
   await page.mouse.click(box.x + cx + (x + 0.5) * 32 * scale, box.y + cy + (y + 0.5) * 32 * scale);
+}
+
+/** Drags the editor's brush along row `y` from tile x0 to x1 (the editor stage's camera). */
+async function brushRow(page: Page, y: number, x0: number, x1: number): Promise<void> {
+  const box = (await page.getByTestId('canvas-viewport').boundingBox())!;
+  const cam = await page.evaluate(() => {
+    const Konva = (window as unknown as { Konva: typeof import('konva').default }).Konva;
+    const stage = Konva.stages.find((s) => s.id() === 'town-stage')!;
+    return { x: stage.x(), y: stage.y(), scale: stage.scaleX() };
+  });
+  const at = (x: number) => ({
+    x: box.x + cam.x + (x + 0.5) * 32 * cam.scale,
+    y: box.y + cam.y + (y + 0.5) * 32 * cam.scale,
+  });
+  await page.mouse.move(at(x0).x, at(x0).y);
+  await page.mouse.down();
+  await page.mouse.move(at(x1).x, at(x1).y, { steps: 6 });
+  await page.mouse.up();
 }
 
 test('a 3-person run: watch, inspect, interview, change the world, pause, scrub back, fork', async ({
@@ -73,6 +91,32 @@ test('a 3-person run: watch, inspect, interview, change the world, pause, scrub 
   const pausedAt = await step(map);
   expect(pausedAt).toBeGreaterThan(0);
   await expect(page.getByTestId('run-clock')).not.toHaveText('–');
+
+  // The map is the run's own town: painting the library document while the run is live
+  // changes the editor's map, not the run's.
+  await page.mouse.move(0, 0);
+  await page.waitForTimeout(300);
+  const runTown = await canvas.screenshot();
+  const runCamera = await map.getAttribute('data-camera');
+  await page.getByTestId('run-back-to-editor').click();
+  const editorMap = page.getByTestId('town-canvas');
+  await expect(editorMap).toBeVisible();
+  await page.getByTestId('layer-terrain-1').getByRole('button').first().click();
+  await page.keyboard.press('b');
+  await page.getByTestId('tile-5').click();
+  await page.mouse.move(0, 0);
+  const editorBefore = await editorMap.screenshot();
+  for (const y of [8, 9, 10]) await brushRow(page, y, 2, 44);
+  await page.mouse.move(0, 0);
+  await expect
+    .poll(async () => (await editorMap.screenshot()).equals(editorBefore), { timeout: 10_000 })
+    .toBe(false);
+  await expectSaved(page);
+  await page.getByTestId('run-open-view').click();
+  await expect(map).toHaveAttribute('data-step', String(pausedAt));
+  await expect(map).toHaveAttribute('data-camera', runCamera ?? '');
+  await page.waitForTimeout(300);
+  expect((await canvas.screenshot()).equals(runTown), "the run's map must not change").toBe(true);
 
   // The inspector: a person with a memory stream.
   await page.getByTestId('run-tab-people').click();
@@ -135,6 +179,14 @@ test('a 3-person run: watch, inspect, interview, change the world, pause, scrub 
   await expect(page.getByTestId('timeline-pos')).toHaveText(/^Live · step \d+/);
   await expect(page.getByTestId('run-name')).not.toHaveText('E2E run');
   await expect(map).toHaveAttribute('data-agents', '3');
+
+  // Close the fork: a snapshot is written and it unloads, staying in the library as stored.
+  await page.getByTestId('run-close').click();
+  await expect(page.getByTestId('run-status')).toHaveText('stored', { timeout: 120_000 });
+  await expect(page.getByTestId('run-closed-note')).toContainText('closed at step');
+  await expect(page.getByTestId('run-resume')).toHaveText('Open');
+  await expect(page.getByTestId('run-play')).toHaveCount(0);
+  await expect(page.getByTestId('run-item')).toHaveCount(2);
 });
 
 test('charts of a run, and stepping into the town as a new resident', async ({ page }) => {

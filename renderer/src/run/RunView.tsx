@@ -245,9 +245,10 @@ function RunToolbar() {
             data-testid="run-close"
             disabled={!!pending}
             onClick={() => void store.getState().closeRun()}
-            title="Stop this run after its current step, save a snapshot and unload its models; it stays in the run library and opens again where it stopped"
+            aria-label="Close run"
+            title="Close run: stop after the current step, save a snapshot and unload it; it stays in the run library and opens again where it stopped"
           >
-            Close run
+            Close
           </button>
         </>
       )}
