@@ -1,5 +1,13 @@
 /** The studio opens, explains itself, and draws a template town on the canvas. */
-import { createFromTemplate, expect, openStudio, test, TEMPLATE_ID } from './helpers';
+import {
+  createFromTemplate,
+  expect,
+  expectSaved,
+  openStudio,
+  readLibrary,
+  test,
+  TEMPLATE_ID,
+} from './helpers';
 
 /** What the page reports about the Konva scene (read through window.Konva in the page). */
 interface SceneReport {
@@ -179,4 +187,21 @@ test('creating from the template draws the town and lists its places and people'
   await expect(page.getByTestId('persona-detail')).toBeVisible();
   await expect(page.getByTestId('seed-clauses').locator('li').first()).not.toBeEmpty();
   await page.screenshot({ path: testInfo.outputPath('persona.png') });
+});
+
+test('"From template" opens the gallery in a dialog; picking a card closes it and adds the town', async ({
+  page,
+}) => {
+  await openStudio(page);
+  await createFromTemplate(page);
+  await expectSaved(page);
+  await page.getByTestId('new-from-template').click();
+  const dialog = page.getByTestId('template-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('heading', { name: 'New from template' })).toBeVisible();
+  await dialog.locator(`[data-testid="template-card"][data-template-id="${TEMPLATE_ID}"]`).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('town-canvas')).toBeVisible();
+  await expectSaved(page);
+  await expect.poll(async () => (await readLibrary(page)).length).toBe(2);
 });

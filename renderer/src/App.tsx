@@ -11,8 +11,7 @@ import { Sidebar } from './components/Sidebar';
 import { MainArea } from './components/MainArea';
 import { RightPanel } from './components/RightPanel';
 import { ErrorPanel, ToastHost } from './components/Notices';
-import { Dialog } from './components/Dialog';
-import { TemplateGallery } from './components/TemplateGallery';
+import { TemplateGalleryDialog } from './components/TemplateGallery';
 import { RunProvider, useRun } from './run/RunProvider';
 import { RunPanel } from './run/RunPanel';
 import { useLabNav } from './lab/labNav';
@@ -114,15 +113,7 @@ function Shell() {
           void onFile(file);
         }}
       />
-      {galleryOpen && (
-        <Dialog
-          title="New from template"
-          testId="template-dialog"
-          onClose={() => setGalleryOpen(false)}
-        >
-          <TemplateGallery onPicked={() => setGalleryOpen(false)} />
-        </Dialog>
-      )}
+      {galleryOpen && <TemplateGalleryDialog onClose={() => setGalleryOpen(false)} />}
       <ErrorPanel />
       <ToastHost />
     </div>

@@ -1,6 +1,7 @@
 /** Template cards (name, description, people, size), shared by the empty state and the dialog. */
 import { useState } from 'react';
 import { useStudio } from '../stores/studioStore';
+import { Dialog } from './Dialog';
 
 export function TemplateGallery({ onPicked }: { onPicked?(): void }) {
   const templates = useStudio((s) => s.templates);
@@ -104,5 +105,14 @@ function TownGlyph({ seed }: { seed: string }) {
         <rect key={i} x={i * 10 + 1} y={40 - height} width={8} height={height} rx={1.5} />
       ))}
     </svg>
+  );
+}
+
+/** "New from template" as a dialog (web and desktop shells alike); picking a town closes it. */
+export function TemplateGalleryDialog({ onClose }: { onClose(): void }) {
+  return (
+    <Dialog title="New from template" testId="template-dialog" onClose={onClose}>
+      <TemplateGallery onPicked={onClose} />
+    </Dialog>
   );
 }

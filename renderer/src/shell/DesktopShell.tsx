@@ -8,8 +8,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { OpenPackRequest, ShellCommand } from '../../../common/api/desktop';
 import { studio } from '../api/studio';
-import { Dialog } from '../components/Dialog';
-import { TemplateGallery } from '../components/TemplateGallery';
+import { TemplateGalleryDialog } from '../components/TemplateGallery';
 import { SettingsDialog } from '../settings/SettingsDialog';
 import { useStudioStore } from '../stores/studioStore';
 import { base64ToBytes } from '../util/base64';
@@ -104,15 +103,7 @@ export function DesktopShell() {
         ⚙
       </button>
       {settingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}
-      {galleryOpen && (
-        <Dialog
-          title="New from template"
-          testId="template-dialog"
-          onClose={() => setGalleryOpen(false)}
-        >
-          <TemplateGallery onPicked={() => setGalleryOpen(false)} />
-        </Dialog>
-      )}
+      {galleryOpen && <TemplateGalleryDialog onClose={() => setGalleryOpen(false)} />}
     </>
   );
 }
