@@ -8,6 +8,7 @@ import {
   createRunStore,
   eventEntries,
   nextBubbles,
+  TOWN_CACHE_RUNS,
   type RunStore,
   type RunsApi,
 } from './runStore';
@@ -338,6 +339,25 @@ describe('run store', () => {
       { runId: 'run-1' },
       { runId: 'run-old' },
     ]);
+  });
+
+  it('keeps the towns of the runs looked at last, and reads an older one again', async () => {
+    const ids = Array.from({ length: TOWN_CACHE_RUNS + 1 }, (_, i) => `run-${i + 10}`);
+    for (const id of ids) fake.towns.set(id, { ...smallTown(), name: `Town of ${id}` });
+    for (const id of ids) {
+      await store.getState().openRun(id);
+      await vi.waitFor(() => expect(store.getState().town?.name).toBe(`Town of ${id}`));
+    }
+    const reads = (id: string) =>
+      fake.calls.filter(
+        (c) => c.method === 'scenario' && (c.input as { runId: string }).runId === id,
+      ).length;
+    await store.getState().openRun(ids.at(-1)!);
+    expect(store.getState().town?.name).toBe(`Town of ${ids.at(-1)}`);
+    expect(reads(ids.at(-1)!)).toBe(1);
+    await store.getState().openRun(ids[0]!);
+    await vi.waitFor(() => expect(store.getState().town?.name).toBe(`Town of ${ids[0]}`));
+    expect(reads(ids[0]!)).toBe(2);
   });
 
   it('a run whose town cannot be read says why instead of drawing another town', async () => {

@@ -132,6 +132,9 @@ export function eventEntries(
   return out;
 }
 
+/** How many runs' towns the store keeps read (switching between them costs no request). */
+export const TOWN_CACHE_RUNS = 8;
+
 /** Least real time between two inspector refreshes while a run steps, ms. */
 export const AGENT_REFRESH_MS = 1000;
 
@@ -357,10 +360,20 @@ export function createRunStore(deps: RunDeps): RunStore {
 
     /** Reads the watched run's town unless it is known already. */
     async function loadTown(runId: string) {
-      if (towns.has(runId)) return;
+      const known = towns.get(runId);
+      if (known) {
+        towns.delete(runId); // now the most recently looked at
+        towns.set(runId, known);
+        return;
+      }
       try {
         const town = await api.runs.scenario({ runId });
         towns.set(runId, town);
+        // A big town is megabytes: keep the few runs looked at last (oldest first in a Map).
+        for (const old of towns.keys()) {
+          if (towns.size <= TOWN_CACHE_RUNS) break;
+          if (old !== runId) towns.delete(old);
+        }
         if (get().runId === runId) set({ town, townError: null });
       } catch (err) {
         if (get().runId !== runId) return;
