@@ -7,35 +7,19 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunFrame, RunSummary } from '../../common/api/runs';
 import { buildTestScenario } from '../engine/testing/testTown';
-import type { RunsBroker } from './broker';
 import { LOCK_FILE } from './runFolder';
-import { startRealSimApi, type HeardEvent, type RealSimApi } from './test-support/realSimApi';
+import { useRealSimApi } from './test-support/realSimApi';
 
 const SNAPSHOT_EVERY = 2;
 
 describe('the runs broker with a real simulation process', () => {
-  let dataDir: string;
-  let broker: RunsBroker;
-  let events: HeardEvent[];
-  let call: RealSimApi['call'];
-  let eventFrom: RealSimApi['eventFrom'];
-  let chatModelPath: string;
-  let embeddingModelPath: string;
-
-  beforeAll(async () => {
-    ({ dataDir, broker, events, call, eventFrom, chatModelPath, embeddingModelPath } =
-      await startRealSimApi({
-        dataDirPrefix: 'runs-broker-',
-        snapshotEverySteps: SNAPSHOT_EVERY,
-        eventTimeoutMs: 120_000,
-      }));
-  }, 120_000);
-
-  afterAll(async () => {
-    await broker?.dispose();
+  const sim = useRealSimApi({
+    dataDirPrefix: 'runs-broker-',
+    snapshotEverySteps: SNAPSHOT_EVERY,
+    eventTimeoutMs: 120_000,
   });
 
   it('creates and steps a run, survives kill -9 of the process, and resumes from the last snapshot', async () => {
@@ -43,38 +27,37 @@ describe('the runs broker with a real simulation process', () => {
     // the process, not cognition, and runs on a shared 2-core machine.
     const scenario = buildTestScenario();
     for (const p of scenario.personas) p.visionRadius = 1;
-    const summary = await call<RunSummary>('runs.create', {
+    const summary = await sim.call<RunSummary>('runs.create', {
       scenario,
-      chatModelPath,
-      embeddingModelPath,
+      ...sim.models,
     });
     expect(summary).toMatchObject({ status: 'paused', steps: 0, scenarioName: 'Town' });
     const runId = summary.id;
-    const firstPid = broker.pid!;
+    const firstPid = sim.broker.pid!;
     expect(firstPid).not.toBe(process.pid);
 
-    const frame = await call<RunFrame>('runs.step', { runId, steps: 2 });
+    const frame = await sim.call<RunFrame>('runs.step', { runId, steps: 2 });
     expect(frame.step).toBe(2);
     expect(frame.agents.map((a) => a.id)).toEqual(['ada', 'bo', 'cy']);
     expect(frame.agents.every((a) => a.action !== 'idle')).toBe(true);
-    const stepped = events.filter((e) => e.event === 'runs.onDidStep');
+    const stepped = sim.events.filter((e) => e.event === 'runs.onDidStep');
     expect(stepped).toHaveLength(2);
     expect(
       (stepped[1].payload.rates as { tokensPerSecond: number }).tokensPerSecond,
     ).toBeGreaterThan(0);
 
     // Kill the process in the middle of a long stepping call.
-    const beforeLong = events.length;
-    const long = call('runs.step', { runId, steps: 1000 }).catch(
-      (e: Error & { code: string }) => e,
-    );
-    await eventFrom(beforeLong, (e) => e.event === 'runs.onDidStep', 300_000);
-    const beforeKill = events.length;
+    const beforeLong = sim.events.length;
+    const long = sim
+      .call('runs.step', { runId, steps: 1000 })
+      .catch((e: Error & { code: string }) => e);
+    await sim.eventFrom(beforeLong, (e) => e.event === 'runs.onDidStep', 300_000);
+    const beforeKill = sim.events.length;
     process.kill(firstPid, 'SIGKILL');
     const failed = await long;
     expect(failed).toMatchObject({ code: 'transport' });
     expect((failed as Error).message).toContain('killed by SIGKILL');
-    const crashed = await eventFrom(
+    const crashed = await sim.eventFrom(
       beforeKill,
       (e) => e.event === 'runs.onDidChangeStatus' && e.payload.status === 'crashed',
     );
@@ -82,12 +65,12 @@ describe('the runs broker with a real simulation process', () => {
     expect(crashed.payload.step).toBeGreaterThanOrEqual(3);
 
     // The next call starts a fresh process, which sees the dead process's lock.
-    const [listed] = await call<RunSummary[]>('runs.list', {});
-    expect(broker.pid).not.toBe(firstPid);
+    const [listed] = await sim.call<RunSummary[]>('runs.list', {});
+    expect(sim.broker.pid).not.toBe(firstPid);
     expect(listed).toMatchObject({ id: runId, status: 'crashed' });
     expect(listed.steps).toBeGreaterThanOrEqual(3);
 
-    const opened = await call<{ summary: RunSummary; frame: RunFrame }>('runs.open', { runId });
+    const opened = await sim.call<{ summary: RunSummary; frame: RunFrame }>('runs.open', { runId });
     expect(opened.summary.status).toBe('paused');
     // The last snapshot at or before the crash (one is written every SNAPSHOT_EVERY steps).
     const resumedAt = opened.frame.step;
@@ -95,10 +78,10 @@ describe('the runs broker with a real simulation process', () => {
     expect(resumedAt).toBeGreaterThanOrEqual(2);
     // (+1: the step in progress may have finished, with its snapshot, as the kill landed.)
     expect(resumedAt).toBeLessThanOrEqual((crashed.payload.step as number) + 1);
-    const again = await call<RunFrame>('runs.step', { runId, steps: 2 });
+    const again = await sim.call<RunFrame>('runs.step', { runId, steps: 2 });
     expect(again.step).toBe(resumedAt + 2);
 
-    await broker.dispose();
-    expect(existsSync(path.join(dataDir, 'runs', runId, LOCK_FILE))).toBe(false);
+    await sim.broker.dispose();
+    expect(existsSync(path.join(sim.dataDir, 'runs', runId, LOCK_FILE))).toBe(false);
   }, 900_000);
 });

@@ -5,39 +5,23 @@
  * the window hears the experiment stopped (not "running" forever), and a fresh child resumes it
  * to the end and its report.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ExperimentSummary } from '../../../common/api/lab';
 import { buildTestScenario } from '../../engine/testing/testTown';
-import type { RunsBroker } from '../broker';
-import { startRealSimApi, type HeardEvent, type RealSimApi } from '../test-support/realSimApi';
+import { useRealSimApi } from '../test-support/realSimApi';
 
 describe('the Lab with a real simulation process', () => {
-  let broker: RunsBroker;
-  let events: HeardEvent[];
-  let call: RealSimApi['call'];
-  let eventFrom: RealSimApi['eventFrom'];
-  let chatModelPath: string;
-  let embeddingModelPath: string;
-
-  beforeAll(async () => {
-    ({ broker, events, call, eventFrom, chatModelPath, embeddingModelPath } = await startRealSimApi(
-      {
-        dataDirPrefix: 'lab-broker-',
-        snapshotEverySteps: 1,
-        eventTimeoutMs: 240_000,
-      },
-    ));
-  }, 120_000);
-
-  afterAll(async () => {
-    await broker?.dispose();
+  const sim = useRealSimApi({
+    dataDirPrefix: 'lab-broker-',
+    snapshotEverySteps: 1,
+    eventTimeoutMs: 240_000,
   });
 
   it('runs, refuses a run meanwhile, survives kill -9 as "stopped", and resumes to a report', async () => {
     // Short sight keeps the random-weight model out of long conversations (see the runs test).
     const scenario = buildTestScenario();
     for (const p of scenario.personas) p.visionRadius = 1;
-    const created = await call<ExperimentSummary>('lab.createExperiment', {
+    const created = await sim.call<ExperimentSummary>('lab.createExperiment', {
       scenario,
       scenarioId: 'doc-1',
       name: 'Killed lab',
@@ -50,26 +34,29 @@ describe('the Lab with a real simulation process', () => {
       ],
       seeds: 1,
       gameMinutes: 3, // 60 s steps: 3 per cell
-      chatModelPath,
-      embeddingModelPath,
+      ...sim.models,
       batteryPerCategory: 0,
     });
     expect(created.status).toBe('running');
-    await expect(
-      call('runs.create', { scenario, chatModelPath, embeddingModelPath }),
-    ).rejects.toThrow(`experiment "${created.id}" is running in the simulation process`);
+    await expect(sim.call('runs.create', { scenario, ...sim.models })).rejects.toThrow(
+      `experiment "${created.id}" is running in the simulation process`,
+    );
 
     // Kill the process once the first cell has stepped.
-    await eventFrom(
+    await sim.eventFrom(
       0,
       (e) =>
         e.event === 'lab.onDidExperimentProgress' &&
         e.payload.phase === 'run' &&
         (e.payload.step as number) >= 1,
     );
-    const from = events.length;
-    process.kill(broker.pid!, 'SIGKILL');
-    const stopped = await eventFrom(from, (e) => e.event === 'lab.onDidChangeExperiment', 30_000);
+    const from = sim.events.length;
+    process.kill(sim.broker.pid!, 'SIGKILL');
+    const stopped = await sim.eventFrom(
+      from,
+      (e) => e.event === 'lab.onDidChangeExperiment',
+      30_000,
+    );
     expect(stopped.payload).toMatchObject({
       id: created.id,
       status: 'incomplete',
@@ -78,16 +65,16 @@ describe('the Lab with a real simulation process', () => {
     });
 
     // A fresh process lists it as stopped and resumes it.
-    const [listed] = await call<ExperimentSummary[]>('lab.listExperiments', {});
+    const [listed] = await sim.call<ExperimentSummary[]>('lab.listExperiments', {});
     expect(listed).toMatchObject({ id: created.id, status: 'incomplete', cellsDone: 0 });
-    const again = events.length;
-    await call('lab.startExperiment', { id: created.id });
-    const done = await eventFrom(
+    const again = sim.events.length;
+    await sim.call('lab.startExperiment', { id: created.id });
+    const done = await sim.eventFrom(
       again,
       (e) => e.event === 'lab.onDidChangeExperiment' && e.payload.status !== 'running',
     );
     expect(done.payload).toMatchObject({ status: 'done', cellsDone: 2, hasReport: true });
-    const report = await call<{ html: string; csv: string }>('lab.experimentReport', {
+    const report = await sim.call<{ html: string; csv: string }>('lab.experimentReport', {
       id: created.id,
     });
     expect(report.html).toContain('<h2>Cost</h2>');

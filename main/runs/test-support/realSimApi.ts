@@ -6,9 +6,14 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import type { ServedApi } from '../../api/serve';
 import { createStudioApi } from '../../api/studio';
-import { TINY_RUN_SETTINGS, tinyModelPaths } from '../../models/fixtures/tinyModels';
+import {
+  TINY_RUN_SETTINGS,
+  tinyModelPaths,
+  type TinyModelPaths,
+} from '../../models/fixtures/tinyModels';
 import { createRunsBroker, forkNodeSimProcess, type RunsBroker } from '../broker';
 
 /** One event the window would receive. */
@@ -21,8 +26,8 @@ export interface RealSimApi {
   api: ServedApi;
   /** Every event emitted so far, oldest first. */
   events: HeardEvent[];
-  chatModelPath: string;
-  embeddingModelPath: string;
+  /** The generated tiny models, as `runs.create` and `lab.createExperiment` take them. */
+  models: TinyModelPaths;
   /** Calls a StudioApi method; a failed call throws its message with its `code`. */
   call<T>(method: string, input: unknown): Promise<T>;
   /** The first event from index `from` on that matches, waiting up to `timeoutMs` for it. */
@@ -33,15 +38,19 @@ export interface RealSimApi {
   ): Promise<HeardEvent>;
 }
 
-export async function startRealSimApi(options: {
+/** Options of `startRealSimApi` / `useRealSimApi`. */
+export interface RealSimOptions {
   /** Prefix of the temporary data folder's name. */
   dataDirPrefix: string;
   snapshotEverySteps: number;
   /** Default wait in `eventFrom`. */
   eventTimeoutMs: number;
-}): Promise<RealSimApi> {
+}
+
+/** Starts the broker (its process forks on the first call) and the StudioApi over it. */
+export async function startRealSimApi(options: RealSimOptions): Promise<RealSimApi> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), options.dataDirPrefix));
-  const { chatModelPath, embeddingModelPath } = await tinyModelPaths();
+  const models = await tinyModelPaths();
   const broker = createRunsBroker({
     spawn: forkNodeSimProcess({
       dataDir,
@@ -88,5 +97,43 @@ export async function startRealSimApi(options: {
     });
   }
 
-  return { dataDir, broker, api, events, chatModelPath, embeddingModelPath, call, eventFrom };
+  return { dataDir, broker, api, events, models, call, eventFrom };
+}
+
+/**
+ * Starts the real-sim StudioApi before the calling file's tests (up to 2 minutes: the first
+ * run writes the tiny models) and disposes of its broker after them. Call at the top of a
+ * `describe`; the handle's fields read the started API once the tests run.
+ */
+export function useRealSimApi(options: RealSimOptions): RealSimApi {
+  let started: RealSimApi | undefined;
+  beforeAll(async () => {
+    started = await startRealSimApi(options);
+  }, 120_000);
+  afterAll(async () => {
+    await started?.broker.dispose();
+  });
+  const get = (): RealSimApi => {
+    if (!started) throw new Error('useRealSimApi: the API exists only while the tests run');
+    return started;
+  };
+  return {
+    get dataDir() {
+      return get().dataDir;
+    },
+    get broker() {
+      return get().broker;
+    },
+    get api() {
+      return get().api;
+    },
+    get events() {
+      return get().events;
+    },
+    get models() {
+      return get().models;
+    },
+    call: <T>(method: string, input: unknown) => get().call<T>(method, input),
+    eventFrom: (from, pred, timeoutMs) => get().eventFrom(from, pred, timeoutMs),
+  };
 }
