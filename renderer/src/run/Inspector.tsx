@@ -102,7 +102,12 @@ export function Inspector() {
         )}
         {agentError && <span className="inspector__error">{agentError}</span>}
       </div>
-      {!agent ? <p className="muted panel__pad">Loading…</p> : <AgentSections agent={agent} />}
+      {agent ? (
+        <AgentSections agent={agent} />
+      ) : (
+        // With an error (a closed run, a gone agent) there is nothing to wait for.
+        !agentError && <p className="muted panel__pad">Loading…</p>
+      )}
     </div>
   );
 }
