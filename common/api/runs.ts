@@ -30,6 +30,28 @@ export const runStatusSchema = z.enum([
 ]);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
+/**
+ * One cell of a Lab experiment (`<dataDir>/experiments/<id>/cells/<condition>/seed-<n>/`): an
+ * ordinary run folder that belongs to the experiment, so it is forked rather than opened.
+ */
+export const experimentCellRefSchema = z.object({
+  experimentId: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]{0,79}$/, 'expected an experiment id (a folder name)'),
+  condition: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'expected a condition name (a folder name)'),
+  seed: z.number().int(),
+});
+export type ExperimentCellRef = z.infer<typeof experimentCellRefSchema>;
+
+/** Where a forked run came from: another run, or an experiment's cell; and the snapshot step. */
+export const runParentSchema = z.union([
+  z.object({ runId: z.string(), step: z.number().int() }),
+  experimentCellRefSchema.extend({ step: z.number().int() }),
+]);
+export type RunParent = z.infer<typeof runParentSchema>;
+
 export const runSummarySchema = z.object({
   id: runIdSchema,
   name: z.string(),
@@ -38,8 +60,8 @@ export const runSummarySchema = z.object({
   scenarioId: z.string().nullable(),
   /** ISO time the run was created. */
   createdAt: z.string(),
-  /** Fork origin: the parent run and the snapshot step. */
-  parent: z.object({ runId: z.string(), step: z.number().int() }).nullable(),
+  /** Fork origin: the parent run (or experiment cell) and the snapshot step. */
+  parent: runParentSchema.nullable(),
   status: runStatusSchema,
   /** Steps completed and the game clock at the start and at the current end. */
   steps: z.number().int(),
@@ -336,9 +358,20 @@ export const runsMethods = {
       error: z.string().optional(),
     }),
   },
-  /** A new run from the latest snapshot at or before `step` of `runId`; it becomes live. */
+  /**
+   * A new run under runs/ from the latest snapshot at or before `step` of run `runId`, or of an
+   * experiment cell (`source`; no `step`: its latest snapshot). It becomes live. The source's
+   * folder is only read, so forking a cell leaves the experiment's results and resume intact.
+   */
   'runs.fork': {
-    input: runRef.extend({ step: z.number().int().min(0), name: z.string().max(200).optional() }),
+    input: z.union([
+      runRef.extend({ step: z.number().int().min(0), name: z.string().max(200).optional() }),
+      z.object({
+        source: experimentCellRefSchema,
+        step: z.number().int().min(0).optional(),
+        name: z.string().max(200).optional(),
+      }),
+    ]),
     output: runSummarySchema,
   },
   'runs.delete': { input: runRef, output: z.object({}) },

@@ -14,7 +14,13 @@ import path from 'node:path';
 import yazl from 'yazl';
 import type { Handlers, ParsedInputOf, RawOutputOf } from '../../common/api/contract';
 import { ApiError } from '../../common/api/protocol';
-import type { RunFrame, RunsContract, RunStatus, RunSummary } from '../../common/api/runs';
+import type {
+  ExperimentCellRef,
+  RunFrame,
+  RunsContract,
+  RunStatus,
+  RunSummary,
+} from '../../common/api/runs';
 import type { Scenario } from '../../common/scenario/schema';
 import { parseScenario } from '../../common/scenario/validate';
 import { Clock } from '../engine/sim/Clock';
@@ -29,6 +35,7 @@ import type { InterventionArgs, InterventionName } from '../engine/sim/intervent
 import { CostLedger, withLedger } from '../models/ledger';
 import type { CompletionRequest, Embedder, LanguageModel } from '../models/types';
 import type { PolicyStore } from '../engine/agent/policyStore';
+import { experimentCell } from './lab/experimentCell';
 import { LogTally } from './logTally';
 import { ModelCache, type ModelLoader } from './modelCache';
 import { Mutex } from './Mutex';
@@ -334,31 +341,17 @@ export class RunService {
   }
 
   private async fork(input: In<'runs.fork'>): Promise<Out<'runs.fork'>> {
-    const fromDir = this.existing(input.runId);
-    const source = this.live?.runId === input.runId ? this.live : null;
-    if (source && input.step >= source.sim.step) {
-      // "Fork from now" on the live run: snapshot it between steps so the fork starts exactly here.
-      await this.mutex.run(() => source.sim.checkpoint());
-    }
-    const at = listCheckpoints(fromDir)
-      .filter((s) => s <= input.step)
-      .at(-1);
-    if (at === undefined) {
-      throw new ApiError({
-        code: 'rejected',
-        message: `run "${input.runId}" has no snapshot at or before step ${input.step}`,
-      });
-    }
-    const parentMeta = readStudioRun(fromDir);
+    const origin = 'source' in input ? this.cellOrigin(input) : await this.runOrigin(input);
+    const { fromDir, at, base } = origin;
     // The source may be the live run: its snapshot files are complete (written atomically).
     await this.unloadLive();
-    const runId = newRunId(input.name ?? parentMeta.scenarioName);
+    const runId = newRunId(input.name ?? base.scenarioName);
     const dir = this.dirOf(runId);
     const meta: StudioRun = {
-      ...parentMeta,
-      name: input.name?.trim() || `${parentMeta.name} (fork at step ${at})`,
+      ...base,
+      name: input.name?.trim() || base.name,
       createdAt: new Date().toISOString(),
-      parent: { runId: input.runId, step: at },
+      parent: origin.parent,
     };
     this.emitStatus(runId, 'loading', at);
     const deps = await this.loadModels(runId, meta.models);
@@ -374,6 +367,39 @@ export class RunService {
     writeLock(dir, this.pid);
     this.makeLive(runId, dir, meta, sim, deps);
     return this.summaryOf(runId);
+  }
+
+  /** Forking another run: from the live one "now" (snapshotted first) or a stored snapshot. */
+  private async runOrigin(input: { runId: string; step: number }): Promise<ForkOrigin> {
+    const fromDir = this.existing(input.runId);
+    const source = this.live?.runId === input.runId ? this.live : null;
+    if (source && input.step >= source.sim.step) {
+      // "Fork from now" on the live run: snapshot it between steps so the fork starts exactly here.
+      await this.mutex.run(() => source.sim.checkpoint());
+    }
+    const at = snapshotAtOrBefore(fromDir, input.step, `run "${input.runId}"`);
+    const parentMeta = readStudioRun(fromDir);
+    return {
+      fromDir,
+      at,
+      base: { ...parentMeta, name: `${parentMeta.name} (fork at step ${at})` },
+      parent: { runId: input.runId, step: at },
+    };
+  }
+
+  /**
+   * Forking an experiment cell: its folder is only read (Simulation.fork copies the snapshot and
+   * the scenario), so the experiment's results and resume stay as they were.
+   */
+  private cellOrigin(input: { source: ExperimentCellRef; step?: number }): ForkOrigin {
+    const cell = experimentCell(this.opts.dataDir, input.source);
+    const { experimentId, condition, seed } = input.source;
+    const at = snapshotAtOrBefore(
+      cell.dir,
+      input.step ?? Number.MAX_SAFE_INTEGER,
+      `cell ${condition} · seed ${seed} of experiment "${experimentId}"`,
+    );
+    return { fromDir: cell.dir, at, base: cell.meta, parent: { ...input.source, step: at } };
   }
 
   private async close({ runId }: In<'runs.close'>): Promise<Out<'runs.close'>> {
@@ -855,4 +881,29 @@ function countInFlight(model: LanguageModel): InFlightModel {
 /** The live frame, with the run's id. */
 function liveFrame(sim: Simulation, runId: string): RunFrame {
   return { ...currentFrame(sim), runId };
+}
+
+/** What a fork starts from: the folder and snapshot, and the new run's studio-run.json base. */
+interface ForkOrigin {
+  fromDir: string;
+  at: number;
+  base: Omit<StudioRun, 'createdAt' | 'parent'>;
+  parent: NonNullable<StudioRun['parent']>;
+}
+
+/** The latest snapshot of `dir` at or before `step`, or an error naming `what`. */
+function snapshotAtOrBefore(dir: string, step: number, what: string): number {
+  const at = listCheckpoints(dir)
+    .filter((s) => s <= step)
+    .at(-1);
+  if (at === undefined) {
+    throw new ApiError({
+      code: 'rejected',
+      message:
+        step === Number.MAX_SAFE_INTEGER
+          ? `${what} has no snapshot yet`
+          : `${what} has no snapshot at or before step ${step}`,
+    });
+  }
+  return at;
 }

@@ -13,6 +13,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { runParentSchema } from '../../common/api/runs';
 import { runConditionsSchema } from '../../common/runs/conditions';
 
 export const STUDIO_RUN_FILE = 'studio-run.json';
@@ -29,7 +30,7 @@ export const studioRunSchema = z.object({
   /** The files the run was started with (and is reopened with unless others are given). */
   models: z.object({ chat: z.string(), embedding: z.string() }),
   conditions: runConditionsSchema,
-  parent: z.object({ runId: z.string(), step: z.number().int() }).nullable(),
+  parent: runParentSchema.nullable(),
 });
 export type StudioRun = z.infer<typeof studioRunSchema>;
 

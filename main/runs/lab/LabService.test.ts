@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { InputOf, OutputOf } from '../../../common/api/contract';
 import { labContract, type LabContract } from '../../../common/api/lab';
-import { runsContract } from '../../../common/api/runs';
+import { runsContract, type RunSummary } from '../../../common/api/runs';
 import { serveApi } from '../../api/serve';
 import { FilePolicyStore, policyKey } from '../../engine/agent/policyStore';
 import type { LifestylePolicy } from '../../engine/agent/costLayerState';
@@ -400,6 +400,118 @@ describe('the Lab (scripted model)', () => {
     await expect(t.call('lab.startExperiment', { id: 'from-cli' })).rejects.toThrow(
       /was made by the CLI .* resume it with `simulacra experiment/,
     );
+  });
+});
+
+describe('opening an experiment cell in the run view (scripted model)', () => {
+  it('forks a cell into an ordinary run and leaves the cell byte-for-byte as it was', async () => {
+    const t = setup();
+    const exp = await t.call('lab.createExperiment', createInput());
+    await t.lab.idle();
+    const seed = exp.seeds[0];
+    const cellDir = path.join(
+      t.dataDir,
+      'experiments',
+      exp.id,
+      'cells',
+      'cost-layer',
+      `seed-${seed}`,
+    );
+    const snapshots = listCheckpoints(cellDir);
+    expect(snapshots.length).toBeGreaterThan(0);
+    const before = treeOf(cellDir);
+    const reportBefore = await t.call('lab.experimentReport', { id: exp.id });
+
+    const source = { experimentId: exp.id, condition: 'cost-layer', seed };
+    const fork = (await t.callAny('runs.fork', { source })) as RunSummary;
+    expect(fork).toMatchObject({
+      name: `Tiny lab · cost-layer · seed ${seed}`,
+      scenarioId: 'doc-1',
+      status: 'paused',
+      parent: { ...source, step: snapshots.at(-1) },
+      models: { chat: '/models/chat.gguf', embedding: '/models/embed' },
+      conditions: { ablation: 'full', costLayer: { lifestylePolicy: true, socialMemory: true } },
+    });
+    // An ordinary run under runs/, with its own studio-run.json; the run view can step it.
+    const runDir = path.join(t.dataDir, 'runs', fork.id);
+    const studioRun = JSON.parse(readFileSync(path.join(runDir, 'studio-run.json'), 'utf8'));
+    expect(studioRun).toMatchObject({ name: fork.name, parent: fork.parent, models: fork.models });
+    await t.callAny('runs.step', { runId: fork.id, steps: 2 });
+    expect(((await t.callAny('runs.list', {})) as RunSummary[]).map((r) => r.id)).toEqual([
+      fork.id,
+    ]);
+    await t.callAny('runs.close', { runId: fork.id });
+
+    // From a chosen snapshot: the latest at or before the step asked for.
+    const early = (await t.callAny('runs.fork', {
+      source,
+      step: 0,
+      name: 'from the start',
+    })) as RunSummary;
+    expect(early).toMatchObject({ name: 'from the start', parent: { ...source, step: 0 } });
+    await t.callAny('runs.close', { runId: early.id });
+
+    // The experiment is untouched: the cell's files, its listing and its report.
+    expect(treeOf(cellDir)).toEqual(before);
+    const [listed] = await t.call('lab.listExperiments', { scenarioId: 'doc-1' });
+    expect(listed).toMatchObject({ id: exp.id, status: 'done', cellsDone: 2 });
+    expect(await t.call('lab.experimentReport', { id: exp.id })).toEqual(reportBefore);
+  });
+
+  it('says what is wrong with a cell it cannot fork', async () => {
+    const t = setup();
+    const exp = await t.call(
+      'lab.createExperiment',
+      createInput({ conditions: [{ name: 'baseline' }] }),
+    );
+    await t.lab.idle();
+    const fork = (source: unknown) => t.callAny('runs.fork', { source });
+    await expect(fork({ experimentId: 'nope', condition: 'baseline', seed: 1 })).rejects.toThrow(
+      'no experiment "nope"',
+    );
+    await expect(fork({ experimentId: exp.id, condition: 'baseline', seed: 99 })).rejects.toThrow(
+      `no cell baseline · seed 99 of experiment "${exp.id}"`,
+    );
+    await expect(fork({ experimentId: exp.id, condition: '../up', seed: 1 })).rejects.toThrow(
+      /source\.condition: expected a condition name/,
+    );
+    // A CLI experiment records no model files: refused with the reason, nothing written.
+    await runExperiment(
+      {
+        scenario: buildTestScenario(),
+        conditions: resolveDesign('baseline').conditions,
+        baseline: 'baseline',
+        seeds: [1],
+        steps: 1,
+        snapshotEverySteps: 10,
+        evaluation: evaluationSchema.parse({ battery: { perCategory: 0 }, diffusionPoints: 1 }),
+      },
+      path.join(t.dataDir, 'experiments', 'from-cli'),
+      async () => scripted(),
+      new HashEmbedder(),
+    );
+    await expect(
+      fork({ experimentId: 'from-cli', condition: 'baseline', seed: 1 }),
+    ).rejects.toThrow(/was run from the command line, which records no model files/);
+    expect(
+      existsSync(path.join(t.dataDir, 'runs')) ? readdirSync(path.join(t.dataDir, 'runs')) : [],
+    ).toEqual([]);
+  });
+
+  it('is refused while an experiment runs (one heavy job at a time)', async () => {
+    const t = setup();
+    const first = await t.call(
+      'lab.createExperiment',
+      createInput({ conditions: [{ name: 'baseline' }] }),
+    );
+    await t.lab.idle();
+    await t.call('lab.createExperiment', createInput({ name: 'Second' }));
+    await expect(
+      t.callAny('runs.fork', {
+        source: { experimentId: first.id, condition: 'baseline', seed: first.seeds[0] },
+      }),
+    ).rejects.toThrow(/experiment "second-[^"]+" is running in the simulation process/);
+    await t.lab.idle();
   });
 });
 

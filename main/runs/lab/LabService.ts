@@ -22,12 +22,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Handlers, ParsedInputOf, RawOutputOf } from '../../../common/api/contract';
-import {
-  labConditionSchema,
-  type ExperimentSummary,
-  type LabContract,
-  type PolicyView,
-} from '../../../common/api/lab';
+import { type ExperimentSummary, type LabContract, type PolicyView } from '../../../common/api/lab';
 import { ApiError } from '../../../common/api/protocol';
 import { BASELINE_CONDITIONS } from '../../../common/runs/conditions';
 import type { Scenario } from '../../../common/scenario/schema';
@@ -46,6 +41,7 @@ import { DEFAULT_SNAPSHOT_EVERY_STEPS } from '../../engine/sim/Simulation';
 import type { Embedder, LanguageModel } from '../../models/types';
 import type { ModelLoader } from '../modelCache';
 import { ExperimentEta } from './eta';
+import { LAB_FILE, labFileSchema, type LabFile } from './labFile';
 import { newRunId, readStudioRun, runDirOf, STUDIO_RUN_FILE } from '../runFolder';
 import { batteryFor } from '../../engine/eval/battery';
 import { FrozenRun } from '../../engine/eval/frozenRun';
@@ -71,28 +67,10 @@ export interface LabServiceOptions {
   now?: () => number;
 }
 
-const LAB_FILE = 'lab.json';
 const SCENARIO_FILE = 'scenario.json';
 const PLAN_FILE = 'experiment.json';
 /** At most this many progress events per second reach the window. */
 const PROGRESS_EVERY_MS = 100;
-
-const labFileSchema = z.object({
-  version: z.literal(1),
-  name: z.string(),
-  scenarioId: z.string().nullable(),
-  createdAt: z.string(),
-  models: z.object({ chat: z.string(), embedding: z.string() }),
-  conditions: z.array(labConditionSchema),
-  baseline: z.string(),
-  seeds: z.array(z.number().int()),
-  steps: z.number().int().min(1),
-  snapshotEverySteps: z.number().int().min(1),
-  batteryPerCategory: z.number().int().min(0).max(5),
-  /** Why the last attempt stopped early (cancelled, failed); null once it finished. */
-  message: z.string().nullable(),
-});
-type LabFile = z.infer<typeof labFileSchema>;
 
 /** experiment.json as the runner writes it (only what listing needs). */
 const planFileSchema = z.object({

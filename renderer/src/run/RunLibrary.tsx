@@ -7,7 +7,7 @@ import type { RunSummary } from '../../../common/api/runs';
 import { useStudio } from '../stores/studioStore';
 import { downloadBytes } from '../util/download';
 import { useRun, useRunStore } from './RunProvider';
-import { baseName, compact, duration } from './format';
+import { baseName, compact, duration, forkedFrom } from './format';
 
 export function RunLibrary() {
   const store = useRunStore();
@@ -73,7 +73,7 @@ function RunItem({ run }: { run: RunSummary }) {
             if (store.getState().runId !== run.id) void store.getState().openRun(run.id);
           } else void store.getState().openRun(run.id);
         }}
-        title={run.parent ? `Forked from ${run.parent.runId} at step ${run.parent.step}` : run.id}
+        title={run.parent ? forkedFrom(run.parent) : run.id}
       >
         <span className="library-item__name">
           {run.parent && '↳ '}

@@ -1,4 +1,5 @@
 /** Small formatters the run view shares (numbers, durations, tokens). */
+import type { RunParent } from '../../../common/api/runs';
 
 /** 1234 → "1.2k", 4_550_000 → "4.55M". */
 export function compact(n: number): string {
@@ -52,4 +53,11 @@ export function bytes(n: number): string {
   if (!Number.isFinite(n) || n <= 0) return '0 MB';
   if (n >= 1e9) return `${(n / 1e9).toFixed(1)} GB`;
   return `${Math.max(1, Math.round(n / 1e6))} MB`;
+}
+
+/** Where a forked run came from, for the run library's tooltip. */
+export function forkedFrom(parent: RunParent): string {
+  return 'runId' in parent
+    ? `Forked from ${parent.runId} at step ${parent.step}`
+    : `Forked from experiment ${parent.experimentId}, cell ${parent.condition} · seed ${parent.seed}, at step ${parent.step}`;
 }
