@@ -89,6 +89,18 @@ test('a tiny experiment: progress, cancel and resume, report with the cost table
   const results = JSON.parse(readFileSync(await json.path(), 'utf8')) as Record<string, unknown>;
   expect(Object.keys(results).length).toBeGreaterThan(0);
 
+  // A cell opens in the run view as a fork: a new run (the experiment's folder is only read).
+  await detail.locator('[data-testid="lab-open-cell"][data-cell^="full/"]').click();
+  await expect(page.getByTestId('run-view')).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByTestId('run-name')).toHaveText(/^E2E lab · full · seed \d+$/);
+  await expect(page.getByTestId('run-status')).toHaveText('paused', { timeout: 120_000 });
+  // It steps on from the cell's last snapshot.
+  const map = page.getByTestId('run-map');
+  await expect(map).toHaveAttribute('data-step', /^\d+$/, { timeout: 60_000 });
+  const from = Number(await map.getAttribute('data-step'));
+  await page.getByTestId('run-step').click();
+  await expect(map).toHaveAttribute('data-step', String(from + 1), { timeout: 180_000 });
+
   // Listed after a reload (it lives in the data folder), then deleted after a confirm.
   await page.reload();
   await page.getByTestId('library-item').first().click();

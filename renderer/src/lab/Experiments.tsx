@@ -7,7 +7,8 @@
 import { useState } from 'react';
 import type { ExperimentProgress, ExperimentSummary } from '../../../common/api/lab';
 import { downloadBytes } from '../util/download';
-import type { LabState } from './labStore';
+import { LabelledField } from '../components/LabelledField';
+import { cellKeyOf, type LabState } from './labStore';
 
 /** "1 h 5 min", "40 s". */
 export function formatSeconds(s: number): string {
@@ -99,15 +100,77 @@ function ProgressBar({ p }: { p: ExperimentProgress }) {
 
 const text = (s: string) => new TextEncoder().encode(s) as Uint8Array<ArrayBuffer>;
 
-export function ExperimentDetail({
+/**
+ * Each cell with "Open in run view": a fork of the cell (its latest snapshot, or the latest at or
+ * before the step typed in) as a new run, because watching the cell itself live would write into
+ * the experiment and break its results and its resume.
+ */
+function CellList({
   summary,
   lab,
 }: {
   summary: ExperimentSummary;
+  lab: Pick<LabState, 'pending' | 'openCell'>;
+}) {
+  const [step, setStep] = useState('');
+  const at = step.trim() === '' ? undefined : Math.max(0, Math.floor(Number(step)));
+  return (
+    <div className="lab-cells" data-testid="lab-cell-list">
+      <div className="lab-cells__head">
+        <span className="lab__heading">Cells</span>
+        <span className="run-toolbar__spacer" />
+        <LabelledField label="From step (blank: the last snapshot)">
+          <input
+            type="number"
+            min={0}
+            className="input lab-cells__step"
+            data-testid="lab-cell-step"
+            value={step}
+            onChange={(e) => setStep(e.target.value)}
+          />
+        </LabelledField>
+      </div>
+      <ul className="lab-cells__list">
+        {summary.conditions.flatMap((c) =>
+          summary.seeds.map((seed) => {
+            const ref = { experimentId: summary.id, condition: c.name, seed };
+            return (
+              <li key={`${c.name}/${seed}`} className="lab-cells__item">
+                <span>
+                  {c.name} · seed {seed}
+                </span>
+                <button
+                  type="button"
+                  className="button"
+                  data-testid="lab-open-cell"
+                  data-cell={`${c.name}/${seed}`}
+                  disabled={lab.pending !== null || (at !== undefined && !Number.isFinite(at))}
+                  title="Fork this cell into a new run and watch it; the experiment is not changed"
+                  onClick={() => void lab.openCell(ref, at)}
+                >
+                  {lab.pending === `open:${cellKeyOf(ref)}` ? 'Opening…' : 'Open in run view'}
+                </button>
+              </li>
+            );
+          }),
+        )}
+      </ul>
+    </div>
+  );
+}
+
+export function ExperimentDetail({
+  summary,
+  lab,
+  canOpenCells,
+}: {
+  summary: ExperimentSummary;
   lab: Pick<
     LabState,
-    'progress' | 'report' | 'reportLoading' | 'pending' | 'start' | 'cancel' | 'remove'
+    'progress' | 'report' | 'reportLoading' | 'pending' | 'start' | 'cancel' | 'remove' | 'openCell'
   >;
+  /** A studio experiment of the open town (the CLI's record no models to run a fork with). */
+  canOpenCells: boolean;
 }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const p = lab.progress[summary.id];
@@ -186,6 +249,7 @@ export function ExperimentDetail({
           {summary.message}
         </p>
       )}
+      {canOpenCells && summary.status !== 'running' && <CellList summary={summary} lab={lab} />}
       {summary.hasReport && (
         <div className="lab-report">
           <div className="lab-report__bar">

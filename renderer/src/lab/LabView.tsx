@@ -10,7 +10,9 @@ import { studio } from '../api/studio';
 import { useStudio, useStudioStore } from '../stores/studioStore';
 import { ExperimentDetail, ExperimentList } from './Experiments';
 import { ExperimentForm } from './ExperimentForm';
+import { useRunStore } from '../run/RunProvider';
 import { createLabStore } from './labStore';
+import { useLabNav } from './labNav';
 import { InterviewPanel } from './InterviewPanel';
 import { PoliciesPanel } from './PoliciesPanel';
 import './lab.css';
@@ -20,11 +22,16 @@ const LIVE = new Set(['loading', 'running', 'paused']);
 
 export function LabView() {
   const studioStore = useStudioStore();
+  const runStore = useRunStore();
   const [store] = useState(() =>
     createLabStore({
       api: studio,
       reportError: (title, err) => studioStore.getState().reportError(title, err),
       showToast: (message) => studioStore.getState().showToast(message),
+      showRun: (summary) => {
+        void runStore.getState().watchRun(summary);
+        useLabNav.getState().setOpen(false);
+      },
     }),
   );
   const lab = useStore(store);
@@ -85,7 +92,12 @@ export function LabView() {
       </div>
       <div className="lab__right">
         {selected ? (
-          <ExperimentDetail key={selected.id} summary={selected} lab={lab} />
+          <ExperimentDetail
+            key={selected.id}
+            summary={selected}
+            lab={lab}
+            canOpenCells={selected.resumable && selected.scenarioId === doc.id}
+          />
         ) : (
           <div className="lab__placeholder muted">
             Pick an experiment to see its progress and its report: a cost table with ratios to the

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ExperimentProgress, ExperimentSummary } from '../../../common/api/lab';
+import type { ExperimentCellRef, RunSummary } from '../../../common/api/runs';
 import { buildConditions, cellKey, modelSuffix } from './conditions';
 import { formatSeconds } from './Experiments';
 import { createLabStore, type LabApi } from './labStore';
@@ -129,6 +130,15 @@ function apiDouble(list: ExperimentSummary[]) {
     runs: {
       list: async () => [],
       close: async ({ runId }: { runId: string }) => ({ id: runId, status: 'stored' }),
+      fork: async (input: { source: ExperimentCellRef; step?: number }) => {
+        calls.push(`fork ${JSON.stringify(input)}`);
+        if (input.source.seed === 99) throw new Error('no cell full · seed 99 of experiment "e1"');
+        return {
+          id: 'e1-full-1',
+          name: 'e1 · full · seed 1',
+          parent: { ...input.source, step: 2 },
+        };
+      },
       onDidChangeStatus: on('status'),
     },
   } as unknown as LabApi;
@@ -142,6 +152,7 @@ describe('the Lab store', () => {
     const d = apiDouble([summary('e1')]);
     const toasts: string[] = [];
     const store = createLabStore({
+      showRun: () => {},
       api: d.api,
       reportError: () => {},
       showToast: (m) => toasts.push(m),
@@ -181,6 +192,7 @@ describe('the Lab store', () => {
     const d = apiDouble([summary('e1')]);
     const toasts: string[] = [];
     const store = createLabStore({
+      showRun: () => {},
       api: d.api,
       reportError: () => {},
       showToast: (m) => toasts.push(m),
@@ -200,6 +212,7 @@ describe('the Lab store', () => {
     const d = apiDouble([summary('e1', { status: 'done' }), summary('e2', { status: 'done' })]);
     const errors: string[] = [];
     const store = createLabStore({
+      showRun: () => {},
       api: d.api,
       reportError: (t, e) => errors.push(`${t}: ${(e as Error).message}`),
       showToast: () => {},
@@ -221,12 +234,51 @@ describe('the Lab store', () => {
 
   it('interviews a run and keeps the answers with the run they came from', async () => {
     const d = apiDouble([]);
-    const store = createLabStore({ api: d.api, reportError: () => {}, showToast: () => {} });
+    const store = createLabStore({
+      showRun: () => {},
+      api: d.api,
+      reportError: () => {},
+      showToast: () => {},
+    });
     const pending = store.getState().interviewRun({ runId: 'r1', perCategory: 1 });
     expect(store.getState().pending).toBe('interview');
     await pending;
     expect(store.getState().pending).toBeNull();
     expect(store.getState().interview).toMatchObject({ runId: 'r1', step: 4, clock: 'Mon 10:04' });
     expect(store.getState().interview!.answers[0].answer).toBe('A friend.');
+  });
+
+  it('opens a cell in the run view as a forked run, latest or chosen snapshot; a failure stays in the Lab', async () => {
+    const d = apiDouble([summary('e1', { status: 'done' })]);
+    const shown: RunSummary[] = [];
+    const toasts: string[] = [];
+    const errors: string[] = [];
+    const store = createLabStore({
+      api: d.api,
+      reportError: (t, e) => errors.push(`${t}: ${(e as Error).message}`),
+      showToast: (m) => toasts.push(m),
+      showRun: (s) => shown.push(s),
+    });
+    const cell = { experimentId: 'e1', condition: 'full', seed: 1 };
+    const opening = store.getState().openCell(cell);
+    expect(store.getState().pending).toBe('open:e1/full/1');
+    await opening;
+    expect(store.getState().pending).toBeNull();
+    expect(shown.map((s) => s.id)).toEqual(['e1-full-1']);
+    expect(toasts).toEqual([
+      'Opened “e1 · full · seed 1” from step 2 as a new run; the experiment is unchanged.',
+    ]);
+    await store.getState().openCell(cell, 0);
+    expect(d.calls).toEqual([
+      `fork ${JSON.stringify({ source: cell })}`,
+      `fork ${JSON.stringify({ source: cell, step: 0 })}`,
+    ]);
+
+    await store.getState().openCell({ ...cell, seed: 99 });
+    expect(errors).toEqual([
+      'Could not open the cell in the run view: no cell full · seed 99 of experiment "e1"',
+    ]);
+    expect(shown).toHaveLength(2);
+    expect(store.getState().pending).toBeNull();
   });
 });

@@ -8,11 +8,11 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ExperimentProgress, ExperimentSummary, PolicyView } from '../../../common/api/lab';
 import type { StudioApi } from '../../../common/api/studio';
 import type { InputOf, OutputOf } from '../../../common/api/contract';
-import type { RunSummary } from '../../../common/api/runs';
+import type { ExperimentCellRef, RunSummary } from '../../../common/api/runs';
 import type { StudioContract } from '../../../common/api/studio';
 
 export type LabApi = Pick<StudioApi, 'lab' | 'models'> & {
-  runs: Pick<StudioApi['runs'], 'list' | 'close' | 'onDidChangeStatus'>;
+  runs: Pick<StudioApi['runs'], 'list' | 'close' | 'fork' | 'onDidChangeStatus'>;
 };
 export type CreateExperimentInput = InputOf<StudioContract, 'lab.createExperiment'>;
 export type InterviewInput = InputOf<StudioContract, 'lab.interviewRun'>;
@@ -22,6 +22,8 @@ export interface LabDeps {
   api: LabApi;
   reportError(title: string, err: unknown): void;
   showToast(message: string): void;
+  /** Shows a run that just became live (a forked cell) in the run view. */
+  showRun(summary: RunSummary): void;
 }
 
 export interface ReportFiles {
@@ -72,6 +74,12 @@ export interface LabState {
   openReport(id: string): Promise<void>;
   loadRuns(scenarioId: string): Promise<void>;
   interviewRun(input: InterviewInput): Promise<void>;
+  /**
+   * Opens an experiment cell in the run view: forks it (its latest snapshot, or the latest at or
+   * before `step`) into an ordinary run, since running the cell itself would change the
+   * experiment's results; the run view then shows the new run.
+   */
+  openCell(source: ExperimentCellRef, step?: number): Promise<void>;
   /** Closes the town's live run (snapshot written) so Lab jobs can use the model. */
   closeLiveRun(runId: string): Promise<void>;
   loadPolicies(scenarioId: string, personaIds: string[]): Promise<void>;
@@ -79,6 +87,11 @@ export interface LabState {
 }
 
 export type LabStore = StoreApi<LabState>;
+
+/** The `pending` key of opening a cell ("open:<experiment>/<condition>/<seed>"). */
+export function cellKeyOf(c: ExperimentCellRef): string {
+  return `${c.experimentId}/${c.condition}/${c.seed}`;
+}
 
 export function createLabStore(deps: LabDeps): LabStore {
   const { api } = deps;
@@ -244,6 +257,19 @@ export function createLabStore(deps: LabDeps): LabStore {
         const out = await attempt('Could not interview the run', () => api.lab.interviewRun(input));
         set({ pending: null });
         if (out) set({ interview: { ...out, runId: input.runId } });
+      },
+
+      async openCell(source, step) {
+        set({ pending: `open:${cellKeyOf(source)}` });
+        const summary = await attempt('Could not open the cell in the run view', () =>
+          api.runs.fork(step === undefined ? { source } : { source, step }),
+        );
+        set({ pending: null });
+        if (!summary) return;
+        deps.showRun(summary);
+        deps.showToast(
+          `Opened “${summary.name}” from step ${summary.parent?.step ?? 0} as a new run; the experiment is unchanged.`,
+        );
       },
 
       async closeLiveRun(runId) {

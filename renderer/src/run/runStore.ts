@@ -214,6 +214,8 @@ export interface RunState {
   startRun(opts: StartRunOptions): Promise<boolean>;
   /** Makes a stored or crashed run the live one and watches it. */
   openRun(runId: string): Promise<void>;
+  /** Watches a run another view made live (the Lab's "Open in run view" of an experiment cell). */
+  watchRun(summary: RunSummary): Promise<void>;
   /**
    * Closes the watched run: the service snapshots and unloads it and it stays in the library as
    * stored; the view keeps showing it (its last frame, timeline and log) with an Open button.
@@ -659,6 +661,10 @@ export function createRunStore(deps: RunDeps): RunStore {
         } finally {
           set({ pending: null });
         }
+      },
+
+      async watchRun(summary) {
+        await watch(summary, null);
       },
 
       async closeRun() {
