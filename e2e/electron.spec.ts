@@ -16,8 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { _electron as electron, expect, test, type ElectronApplication } from '@playwright/test';
 import { readScenarioFolder, writePack } from '../main/packs';
-import { ensureTinyLlamaGguf, TINY_TEST_MODEL } from '../main/models/fixtures/gguf-writer';
-import { ensureTinyEmbedderFolder } from '../main/models/fixtures/onnx-embed-writer';
+import { TINY_CONTEXT_TOKENS, tinyModelPaths } from '../main/models/fixtures/tinyModels';
 
 const root = resolve(import.meta.dirname, '..');
 const mainEntry = join(root, 'out', 'main', 'index.js');
@@ -64,7 +63,7 @@ function appEnv(): Record<string, string> {
     SIMULACRA_DATA_DIR: dataDir!,
     // Read by the simulation process (main/runs/simOptions.ts): sized for the tiny test GGUF.
     SIMULACRA_SIM_OPTIONS: JSON.stringify({
-      contextSize: 16_384,
+      contextSize: TINY_CONTEXT_TOKENS,
       sequences: 3,
       banIncompleteUtf8: true,
       snapshotEverySteps: 2,
@@ -186,8 +185,7 @@ test('the window comes back where it was left', async () => {
 
 test('a run survives its simulation process being killed, and quit closes it cleanly', async () => {
   test.setTimeout(300_000);
-  const chatModelPath = await ensureTinyLlamaGguf({ ...TINY_TEST_MODEL, contextLength: 16_384 });
-  const embeddingModelPath = await ensureTinyEmbedderFolder();
+  const { chatModelPath, embeddingModelPath } = await tinyModelPaths();
   let app = await launch();
   let runId: string;
   try {

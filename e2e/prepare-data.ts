@@ -7,11 +7,8 @@
  */
 import { cp, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { ensureTinyLlamaGguf, TINY_TEST_MODEL } from '../main/models/fixtures/gguf-writer';
-import { ensureTinyEmbedderFolder } from '../main/models/fixtures/onnx-embed-writer';
+import { tinyModelPaths } from '../main/models/fixtures/tinyModels';
 
-/** A run's prompts (identity, town, memories) need more than the fixture's default 4096 tokens. */
-export const E2E_CONTEXT_TOKENS = 16384;
 export const E2E_CHAT_MODEL = 'tiny-test-llama.gguf';
 export const E2E_EMBEDDER = 'tiny-test-embedder';
 
@@ -24,7 +21,8 @@ if (!dataDir) {
 await rm(dataDir, { recursive: true, force: true });
 const models = path.join(dataDir, 'models');
 await mkdir(models, { recursive: true });
-const gguf = await ensureTinyLlamaGguf({ ...TINY_TEST_MODEL, contextLength: E2E_CONTEXT_TOKENS });
-await cp(gguf, path.join(models, E2E_CHAT_MODEL));
-await cp(await ensureTinyEmbedderFolder(), path.join(models, E2E_EMBEDDER), { recursive: true });
+// The same files (and the long context a run's prompts need) as the integration tests use.
+const tiny = await tinyModelPaths();
+await cp(tiny.chatModelPath, path.join(models, E2E_CHAT_MODEL));
+await cp(tiny.embeddingModelPath, path.join(models, E2E_EMBEDDER), { recursive: true });
 console.log(`e2e data folder ready: ${path.resolve(dataDir)}`);
