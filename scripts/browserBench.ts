@@ -6,6 +6,8 @@
  * Not a `*.bench.ts` file itself, so `npm run bench` does not run it.
  */
 import { spawn, execSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { median, reportBench } from '../common/bench';
 import config from '../playwright.config';
@@ -106,9 +108,14 @@ interface TraceEvent {
  * rAF deltas median 16.7 ms without them, 17.3 ms with them). The trace's top-level tasks on
  * the renderer's main thread are the work itself; its BeginMainThreadFrame marks are the
  * frames. No rAF loop of the bench's own runs meanwhile, so every counted frame is one the
- * app requested (an idle page produces none).
+ * app requested (an idle page produces none). Task times are wall time: on a busy machine
+ * they include time the renderer waited for a core.
  */
-export async function traceFrames(page: Page, gesture: () => Promise<void>): Promise<FrameWork> {
+export async function traceFrames(
+  page: Page,
+  label: string,
+  gesture: () => Promise<void>,
+): Promise<FrameWork> {
   const cdp = await page.context().newCDPSession(page);
   const events: TraceEvent[] = [];
   cdp.on('Tracing.dataCollected', (d) => events.push(...(d.value as unknown as TraceEvent[])));
@@ -125,6 +132,12 @@ export async function traceFrames(page: Page, gesture: () => Promise<void>): Pro
   await cdp.send('Tracing.end');
   await complete;
   await cdp.detach();
+  // BENCH_TRACE_DIR=<folder> keeps the trace, to open in DevTools' Performance panel.
+  const dir = process.env.BENCH_TRACE_DIR;
+  if (dir) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, `${label}.trace.json`), JSON.stringify({ traceEvents: events }));
+  }
   return frameWorkOf(events, seconds);
 }
 

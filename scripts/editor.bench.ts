@@ -141,7 +141,7 @@ async function main(): Promise<void> {
     await page.waitForTimeout(500);
 
     await page.keyboard.press('h');
-    const pan = await traceFrames(page, async () => {
+    const pan = await traceFrames(page, 'editor-pan', async () => {
       await page.mouse.move(cx, cy);
       await page.mouse.down();
       for (let i = 1; i <= GESTURE_STEPS; i++) {
@@ -153,7 +153,7 @@ async function main(): Promise<void> {
 
     await page.keyboard.press('b');
     await page.getByTestId('tile-5').click();
-    const paint = await traceFrames(page, async () => {
+    const paint = await traceFrames(page, 'editor-paint', async () => {
       await page.mouse.move(cx - 300, cy - 100);
       await page.mouse.down();
       for (let i = 1; i <= GESTURE_STEPS; i++) {

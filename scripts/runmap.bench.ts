@@ -240,7 +240,7 @@ async function main(): Promise<void> {
     await page.mouse.wheel(0, -100);
     await page.getByTestId('run-play').click();
 
-    const frames = await traceFrames(page, async () => {
+    const frames = await traceFrames(page, 'runmap', async () => {
       const until = Date.now() + MEASURE_MS;
       while (Date.now() < until) {
         advance();
