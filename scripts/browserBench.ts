@@ -82,6 +82,11 @@ export interface FrameWork {
    * messages, timers, React work, GC). The frame's real cost, whatever the display's refresh.
    */
   work: number[];
+  /**
+   * The same tasks' CPU time per frame (ms; the trace's thread time): what the frame cost
+   * without the time the renderer waited for a core on a busy machine.
+   */
+  cpu: number[];
   /** Time between consecutive frames (ms); locked to the 16.7 ms vsync unless work overruns. */
   intervals: number[];
   /** Length of the traced window (s). */
@@ -93,6 +98,8 @@ interface TraceEvent {
   ph: string;
   ts: number;
   dur?: number;
+  /** Thread (CPU) time, µs. */
+  tdur?: number;
   pid: number;
   tid: number;
   args?: { name?: string };
@@ -166,17 +173,23 @@ export function frameWorkOf(events: TraceEvent[], seconds: number): FrameWork {
     if (start !== starts.at(-1)) starts.push(start);
   }
   const work: number[] = [];
+  const cpu: number[] = [];
   const intervals: number[] = [];
   let i = 0;
   for (let f = 1; f < starts.length; f++) {
     // Tasks after the previous frame's rendering task began, up to and including this one's.
     while (i < tasks.length && tasks[i]!.ts <= starts[f - 1]!) i++;
     let busy = 0;
-    while (i < tasks.length && tasks[i]!.ts <= starts[f]!) busy += tasks[i++]!.dur ?? 0;
+    let onCpu = 0;
+    for (; i < tasks.length && tasks[i]!.ts <= starts[f]!; i++) {
+      busy += tasks[i]!.dur ?? 0;
+      onCpu += tasks[i]!.tdur ?? tasks[i]!.dur ?? 0;
+    }
     work.push(busy / 1000);
+    cpu.push(onCpu / 1000);
     intervals.push((starts[f]! - starts[f - 1]!) / 1000);
   }
-  return { work, intervals, seconds };
+  return { work, cpu, intervals, seconds };
 }
 
 /** The 95th percentile (nearest rank, from below). */
@@ -189,8 +202,8 @@ export function p95(values: number[]): number {
 export const FRAME_BUDGET_MS = 16;
 
 /**
- * Prints one `BENCH` line for a traced gesture: value = median main-thread work per frame (ms),
- * with its p95 and max, how many frames the page drew and how often (fps), and the median
+ * Prints one `BENCH` line for a traced gesture: value = median main-thread work per frame (ms,
+ * wall time), with its p95 and max, the same as CPU time (cpuMedian, cpuP95), how many frames the page drew and how often (fps), and the median
  * interval between them; `extra` adds bench-specific details.
  */
 export function reportFrameWork(
@@ -207,6 +220,8 @@ export function reportFrameWork(
     unit: 'ms',
     p95: round(p95(frames.work)),
     max: round(Math.max(...frames.work)),
+    cpuMedian: round(median(frames.cpu)),
+    cpuP95: round(p95(frames.cpu)),
     frames: frames.work.length,
     fps: round(frames.work.length / frames.seconds),
     intervalMedianMs: round(median(frames.intervals)),
