@@ -4,6 +4,8 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { FormActions } from '../components/FormActions';
+import { LabelledField } from '../components/LabelledField';
 import { useRun, useRunStore } from './RunProvider';
 import { NO_LINES } from './runStore';
 
@@ -42,8 +44,7 @@ export function ObjectStatePopover({
       <div className="popover__title" title={address}>
         {address.split(':').slice(-2).join(' › ')}
       </div>
-      <label className="field">
-        <span className="field__label">State {current ? `(now “${current}”)` : '(default)'}</span>
+      <LabelledField label={<>State {current ? `(now “${current}”)` : '(default)'}</>}>
         <input
           autoFocus
           className="input"
@@ -53,20 +54,15 @@ export function ObjectStatePopover({
           maxLength={200}
           onChange={(e) => setState(e.target.value)}
         />
-      </label>
-      <div className="popover__actions">
-        <button type="button" className="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button
-          type="submit"
-          className="button button--primary"
-          data-testid="object-state-apply"
-          disabled={busy || !state.trim()}
-        >
-          Set state
-        </button>
-      </div>
+      </LabelledField>
+      <FormActions
+        className="popover__actions"
+        onCancel={onClose}
+        submitTestId="object-state-apply"
+        disabled={busy || !state.trim()}
+      >
+        Set state
+      </FormActions>
     </form>
   );
 }

@@ -5,6 +5,8 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Dialog } from '../components/Dialog';
+import { FormActions } from '../components/FormActions';
+import { LabelledField } from '../components/LabelledField';
 import { useRun, useRunStore } from './RunProvider';
 import { NO_AGENTS } from './runStore';
 import { SPRITE_NAMES, SpritePicker } from '../personas/SpritePicker';
@@ -65,26 +67,23 @@ export function JoinDialog({ onClose }: { onClose(): void }) {
         {mode === 'new' ? (
           <>
             <div className="start-run__grid">
-              <label className="field">
-                <span className="field__label">First name</span>
+              <LabelledField label="First name">
                 <input
                   data-testid="join-first-name"
                   value={firstName}
                   maxLength={60}
                   onChange={(e) => setFirstName(e.target.value)}
                 />
-              </label>
-              <label className="field">
-                <span className="field__label">Last name</span>
+              </LabelledField>
+              <LabelledField label="Last name">
                 <input
                   value={lastName}
                   maxLength={60}
                   onChange={(e) => setLastName(e.target.value)}
                 />
-              </label>
+              </LabelledField>
             </div>
-            <label className="field">
-              <span className="field__label">Who you are (one short paragraph)</span>
+            <LabelledField label="Who you are (one short paragraph)">
               <textarea
                 data-testid="join-description"
                 rows={3}
@@ -93,12 +92,11 @@ export function JoinDialog({ onClose }: { onClose(): void }) {
                 value={description}
                 onChange={(e) => setDescription(e.target.value)}
               />
-            </label>
+            </LabelledField>
             <SpritePicker value={sprite} onChange={setSprite} />
           </>
         ) : (
-          <label className="field">
-            <span className="field__label">Person</span>
+          <LabelledField label="Person">
             <select
               className="select"
               data-testid="join-agent"
@@ -111,21 +109,16 @@ export function JoinDialog({ onClose }: { onClose(): void }) {
                 </option>
               ))}
             </select>
-          </label>
+          </LabelledField>
         )}
-        <div className="dialog__actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            className="button button--primary"
-            data-testid="join-submit"
-            disabled={!valid}
-          >
-            Step in
-          </button>
-        </div>
+        <FormActions
+          className="dialog__actions"
+          onCancel={onClose}
+          submitTestId="join-submit"
+          disabled={!valid}
+        >
+          Step in
+        </FormActions>
       </form>
     </Dialog>
   );

@@ -8,6 +8,8 @@ import { useShallow } from 'zustand/react/shallow';
 import { ABLATIONS, runConditionsSchema, type Ablation } from '../../../common/runs/conditions';
 import { studio } from '../api/studio';
 import { Dialog } from '../components/Dialog';
+import { FormActions } from '../components/FormActions';
+import { LabelledField } from '../components/LabelledField';
 import { useStudio } from '../stores/studioStore';
 import { useRun, useRunStore } from './RunProvider';
 import type { CatalogModel, LocalModel } from './runStore';
@@ -172,8 +174,7 @@ export function StartRunDialog({ onClose }: { onClose(): void }) {
 
         <h3 className="start-run__heading">Run</h3>
         <div className="start-run__grid">
-          <label className="field">
-            <span className="field__label">Name</span>
+          <LabelledField label="Name">
             <input
               data-testid="start-name"
               placeholder={`${doc.name} run`}
@@ -181,18 +182,16 @@ export function StartRunDialog({ onClose }: { onClose(): void }) {
               maxLength={200}
               onChange={(e) => setName(e.target.value)}
             />
-          </label>
-          <label className="field">
-            <span className="field__label">Game start</span>
+          </LabelledField>
+          <LabelledField label="Game start">
             <input
               type="datetime-local"
               data-testid="start-time"
               value={start}
               onChange={(e) => setStart(e.target.value)}
             />
-          </label>
-          <label className="field">
-            <span className="field__label">Speed</span>
+          </LabelledField>
+          <LabelledField label="Speed">
             <select
               className="select"
               data-testid="start-speed"
@@ -205,9 +204,8 @@ export function StartRunDialog({ onClose }: { onClose(): void }) {
                 </option>
               ))}
             </select>
-          </label>
-          <label className="field">
-            <span className="field__label">Architecture (ablation)</span>
+          </LabelledField>
+          <LabelledField label="Architecture (ablation)">
             <select
               className="select"
               data-testid="start-ablation"
@@ -220,51 +218,41 @@ export function StartRunDialog({ onClose }: { onClose(): void }) {
                 </option>
               ))}
             </select>
-          </label>
+          </LabelledField>
         </div>
         <fieldset className="start-run__layers">
           <legend className="field__label">Cost layer (Affordable Generative Agents)</legend>
-          <label className="toggle">
-            <input
-              type="checkbox"
-              data-testid="start-lifestyle"
-              checked={lifestyle}
-              onChange={(e) => setLifestyle(e.target.checked)}
-            />
-            Lifestyle policy (reuse similar plans)
-          </label>
-          <label className="toggle">
-            <input
-              type="checkbox"
-              data-testid="start-social"
-              checked={social}
-              onChange={(e) => setSocial(e.target.checked)}
-            />
-            Social memory
-          </label>
-          <label className="toggle">
-            <input
-              type="checkbox"
-              data-testid="start-wandering"
-              checked={wandering}
-              onChange={(e) => setWandering(e.target.checked)}
-            />
-            Mind wandering
-          </label>
+          {(
+            [
+              [
+                'start-lifestyle',
+                lifestyle,
+                setLifestyle,
+                'Lifestyle policy (reuse similar plans)',
+              ],
+              ['start-social', social, setSocial, 'Social memory'],
+              ['start-wandering', wandering, setWandering, 'Mind wandering'],
+            ] as const
+          ).map(([testId, checked, setChecked, text]) => (
+            <label key={testId} className="toggle">
+              <input
+                type="checkbox"
+                data-testid={testId}
+                checked={checked}
+                onChange={(e) => setChecked(e.target.checked)}
+              />
+              {text}
+            </label>
+          ))}
         </fieldset>
-        <div className="dialog__actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            className="button button--primary"
-            data-testid="start-run-submit"
-            disabled={!ready}
-          >
-            {pending ?? 'Start run'}
-          </button>
-        </div>
+        <FormActions
+          className="dialog__actions"
+          onCancel={onClose}
+          submitTestId="start-run-submit"
+          disabled={!ready}
+        >
+          {pending ?? 'Start run'}
+        </FormActions>
       </form>
     </Dialog>
   );

@@ -8,6 +8,7 @@ import type { SettingsState } from '../../../common/api/settings';
 import type { LocalModelSummary } from '../../../common/api/studio';
 import { studio } from '../api/studio';
 import { Dialog } from '../components/Dialog';
+import { FormActions } from '../components/FormActions';
 import { useStudio } from '../stores/studioStore';
 import { fromDraft, toDraft, type DraftErrors, type SettingsDraft } from './form';
 import './settings.css';
@@ -175,19 +176,14 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
               {saveError}
             </p>
           )}
-          <div className="settings__actions">
-            <button type="button" className="button" onClick={onClose}>
-              Cancel
-            </button>
-            <button
-              type="submit"
-              className="button button--primary"
-              data-testid="settings-save"
-              disabled={saving}
-            >
-              {saving ? 'Saving…' : 'Save'}
-            </button>
-          </div>
+          <FormActions
+            className="settings__actions"
+            onCancel={onClose}
+            submitTestId="settings-save"
+            disabled={saving}
+          >
+            {saving ? 'Saving…' : 'Save'}
+          </FormActions>
         </form>
       )}
     </Dialog>
