@@ -45,8 +45,7 @@ export function RightPanel() {
             />
           </Section>
           <Section title="Environment" count={tree.sectors.length}>
-            {/* A new town starts with its own open/closed rows (ids repeat across towns). */}
-            <EnvTreeView key={docId} tree={tree} />
+            <EnvTreeView tree={tree} />
             <NodeDetails />
           </Section>
           <Section title="People" count={personas.length} testId="people-section">
