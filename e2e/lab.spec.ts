@@ -92,7 +92,7 @@ test('a tiny experiment: progress, cancel and resume, report with the cost table
   // A cell opens in the run view as a fork: a new run (the experiment's folder is only read).
   await detail.locator('[data-testid="lab-open-cell"][data-cell^="full/"]').click();
   await expect(page.getByTestId('run-view')).toBeVisible({ timeout: 120_000 });
-  await expect(page.getByTestId('run-name')).toHaveText(/^E2E lab · full · seed \d+$/);
+  await expect(page.getByTestId('run-name')).toHaveText(/^E2E lab · full · seed \d+/);
   await expect(page.getByTestId('run-status')).toHaveText('paused', { timeout: 120_000 });
   // It steps on from the cell's last snapshot.
   const map = page.getByTestId('run-map');
