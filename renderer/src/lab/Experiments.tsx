@@ -123,7 +123,7 @@ function CellList({
           <input
             type="number"
             min={0}
-            className="input lab-cells__step"
+            className="input"
             data-testid="lab-cell-step"
             value={step}
             onChange={(e) => setStep(e.target.value)}
