@@ -119,11 +119,12 @@ function CellList({
       <div className="lab-cells__head">
         <span className="lab__heading">Cells</span>
         <span className="run-toolbar__spacer" />
-        <LabelledField label="From step (blank: the last snapshot)">
+        <LabelledField label="From step">
           <input
             type="number"
             min={0}
             className="input"
+            placeholder="last snapshot"
             data-testid="lab-cell-step"
             value={step}
             onChange={(e) => setStep(e.target.value)}
