@@ -2,7 +2,6 @@
  * The right panel: live validation, the town's description, its environment tree (with the
  * selected node's details) and its people.
  */
-import { useState, type ReactNode } from 'react';
 import { scenarioShape } from '../../../common/scenario/schema';
 import { useStudio } from '../stores/studioStore';
 import { TextField } from './Field';
@@ -10,6 +9,7 @@ import { EnvTreeView } from './EnvTreeView';
 import { PersonaDetail, PersonaList } from './People';
 import { NodeDetails } from './NodeDetails';
 import { ValidationPanel } from './ValidationPanel';
+import { PanelSection } from './PanelSection';
 
 export function RightPanel() {
   const docId = useStudio((s) => s.doc?.id);
@@ -23,14 +23,14 @@ export function RightPanel() {
 
   return (
     <aside className="panel" aria-label="Town details">
-      <Section title="Validation" testId="validation-section">
+      <PanelSection title="Validation" testId="validation-section">
         <ValidationPanel />
-      </Section>
+      </PanelSection>
       {selected ? (
         <PersonaDetail persona={selected} />
       ) : (
         <>
-          <Section title="About">
+          <PanelSection title="About">
             <TextField
               key={docId}
               label="Description"
@@ -43,47 +43,16 @@ export function RightPanel() {
               schema={scenarioShape.shape.description}
               onCommit={(v) => updateDoc((d) => ({ ...d, description: v }))}
             />
-          </Section>
-          <Section title="Environment" count={tree.sectors.length}>
+          </PanelSection>
+          <PanelSection title="Environment" count={tree.sectors.length}>
             <EnvTreeView tree={tree} />
             <NodeDetails />
-          </Section>
-          <Section title="People" count={personas.length} testId="people-section">
+          </PanelSection>
+          <PanelSection title="People" count={personas.length} testId="people-section">
             <PersonaList personas={personas} />
-          </Section>
+          </PanelSection>
         </>
       )}
     </aside>
-  );
-}
-
-function Section({
-  title,
-  count,
-  children,
-  testId,
-}: {
-  title: string;
-  count?: number;
-  children: ReactNode;
-  testId?: string;
-}) {
-  const [open, setOpen] = useState(true);
-  return (
-    <section className="panel__section" data-testid={testId}>
-      <button
-        type="button"
-        className="panel__heading"
-        aria-expanded={open}
-        onClick={() => setOpen(!open)}
-      >
-        <span className={`tree__chevron ${open ? 'tree__chevron--open' : ''}`} aria-hidden>
-          ▸
-        </span>
-        {title}
-        {count !== undefined && <span className="panel__count">{count}</span>}
-      </button>
-      {open && <div className="panel__body">{children}</div>}
-    </section>
   );
 }

@@ -3,7 +3,7 @@
  * stream (filter, search), the latest retrievals with their scores, reflections as a tree with
  * their evidence, relationships and conversations — plus the interview chat and the whisper.
  */
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState } from 'react';
 import type { AgentDetail } from '../../../common/api/runs';
 import { useShallow } from 'zustand/react/shallow';
 import { useRun, useRunStore } from './RunProvider';
@@ -11,39 +11,7 @@ import { NO_AGENTS } from './runStore';
 import { InterviewChat, WhisperBox } from './Interventions';
 import { headEmoji, minuteLabel } from './format';
 import { filterMemories, reflectionTree, type MemoryKind, type ReflectionNode } from './memories';
-
-function Section({
-  title,
-  count,
-  children,
-  testId,
-  initiallyOpen = true,
-}: {
-  title: string;
-  count?: number;
-  children: ReactNode;
-  testId?: string;
-  initiallyOpen?: boolean;
-}) {
-  const [open, setOpen] = useState(initiallyOpen);
-  return (
-    <section className="panel__section" data-testid={testId}>
-      <button
-        type="button"
-        className="panel__heading"
-        aria-expanded={open}
-        onClick={() => setOpen(!open)}
-      >
-        <span className={`tree__chevron ${open ? 'tree__chevron--open' : ''}`} aria-hidden>
-          ▸
-        </span>
-        {title}
-        {count !== undefined && <span className="panel__count">{count}</span>}
-      </button>
-      {open && <div className="panel__body">{children}</div>}
-    </section>
-  );
-}
+import { PanelSection } from '../components/PanelSection';
 
 /** People on the map, to pick one when none is selected. */
 export function PeopleList() {
@@ -144,13 +112,13 @@ function AgentSections({ agent }: { agent: AgentDetail }) {
           </dl>
         </details>
       </div>
-      <Section title="Ask" testId="inspector-interview">
+      <PanelSection title="Ask" testId="inspector-interview">
         <InterviewChat agentName={agent.name.split(' ')[0] ?? agent.name} />
-      </Section>
-      <Section title="Whisper" testId="inspector-whisper" initiallyOpen={false}>
+      </PanelSection>
+      <PanelSection title="Whisper" testId="inspector-whisper" initiallyOpen={false}>
         <WhisperBox agentName={agent.name.split(' ')[0] ?? agent.name} />
-      </Section>
-      <Section title="Plan" count={agent.schedule.length} testId="inspector-plan">
+      </PanelSection>
+      <PanelSection title="Plan" count={agent.schedule.length} testId="inspector-plan">
         {agent.dailyPlan.length > 0 && (
           <ol className="plan-list">
             {agent.dailyPlan.map((p, i) => (
@@ -185,8 +153,8 @@ function AgentSections({ agent }: { agent: AgentDetail }) {
             </ul>
           </>
         )}
-      </Section>
-      <Section
+      </PanelSection>
+      <PanelSection
         title="Why: latest retrievals"
         count={agent.retrievals.length}
         testId="inspector-retrievals"
@@ -224,17 +192,17 @@ function AgentSections({ agent }: { agent: AgentDetail }) {
             </details>
           ))
         )}
-      </Section>
+      </PanelSection>
       <MemoryStream agent={agent} />
-      <Section
+      <PanelSection
         title="Reflections"
         count={agent.memories.filter((m) => m.kind === 'thought' && m.evidence.length).length}
         testId="inspector-reflections"
         initiallyOpen={false}
       >
         <ReflectionTree nodes={reflectionTree(agent.memories)} byId={byId} />
-      </Section>
-      <Section
+      </PanelSection>
+      <PanelSection
         title="Relationships"
         count={agent.relationships.length}
         testId="inspector-relationships"
@@ -255,8 +223,8 @@ function AgentSections({ agent }: { agent: AgentDetail }) {
             ))}
           </ul>
         )}
-      </Section>
-      <Section
+      </PanelSection>
+      <PanelSection
         title="Conversations"
         count={agent.conversations.length}
         testId="inspector-conversations"
@@ -276,7 +244,7 @@ function AgentSections({ agent }: { agent: AgentDetail }) {
             </details>
           ))
         )}
-      </Section>
+      </PanelSection>
     </>
   );
 }
@@ -291,7 +259,7 @@ function MemoryStream({ agent }: { agent: AgentDetail }) {
     [agent.memories, kind, query],
   );
   return (
-    <Section title="Memory stream" count={agent.memories.length} testId="inspector-memories">
+    <PanelSection title="Memory stream" count={agent.memories.length} testId="inspector-memories">
       <div className="memory-filter">
         <select
           className="select"
@@ -339,7 +307,7 @@ function MemoryStream({ agent }: { agent: AgentDetail }) {
           {shown.length > 200 && <li className="muted">…and {shown.length - 200} older</li>}
         </ul>
       )}
-    </Section>
+    </PanelSection>
   );
 }
 
