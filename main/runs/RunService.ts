@@ -8,7 +8,7 @@
  * or interview asked for during a step waits for it and never interleaves with it. The live run
  * holds `live.lock` (this process's pid); a lock naming a dead process marks a crashed run.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import yazl from 'yazl';
@@ -43,7 +43,7 @@ import { RateMeter } from './RateMeter';
 import {
   STUDIO_RUN_FILE,
   heldByAnotherProcess,
-  newRunId,
+  claimRunDir,
   readLock,
   readStudioRun,
   removeLock,
@@ -267,8 +267,7 @@ export class RunService {
       scenario.settings = { ...scenario.settings, startTime: start };
     }
     await this.unloadLive();
-    const runId = newRunId(input.name ?? scenario.name);
-    const dir = this.dirOf(runId);
+    const { id: runId, dir } = claimRunDir(this.runsDir, input.name ?? scenario.name);
     const meta: StudioRun = {
       version: 1,
       name: input.name?.trim() || `${scenario.name} run`,
@@ -280,8 +279,10 @@ export class RunService {
       parent: null,
     };
     this.emitStatus(runId, 'loading', 0);
-    const deps = await this.loadModels(runId, meta.models);
-    mkdirSync(dir, { recursive: true });
+    const deps = await this.loadModels(runId, meta.models).catch((error: unknown) => {
+      rmSync(dir, { recursive: true, force: true });
+      throw error;
+    });
     writeStudioRun(dir, meta);
     writeLock(dir, this.pid);
     let sim: Simulation;
@@ -345,8 +346,7 @@ export class RunService {
     const { fromDir, at, base } = origin;
     // The source may be the live run: its snapshot files are complete (written atomically).
     await this.unloadLive();
-    const runId = newRunId(input.name ?? base.scenarioName);
-    const dir = this.dirOf(runId);
+    const { id: runId, dir } = claimRunDir(this.runsDir, input.name ?? base.scenarioName);
     const meta: StudioRun = {
       ...base,
       name: input.name?.trim() || base.name,
@@ -354,7 +354,10 @@ export class RunService {
       parent: origin.parent,
     };
     this.emitStatus(runId, 'loading', at);
-    const deps = await this.loadModels(runId, meta.models);
+    const deps = await this.loadModels(runId, meta.models).catch((error: unknown) => {
+      rmSync(dir, { recursive: true, force: true });
+      throw error;
+    });
     let sim: Simulation;
     try {
       sim = Simulation.fork(fromDir, at, dir, deps.sim);

@@ -1,8 +1,15 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { heldByAnotherProcess, LOCK_FILE, newRunId, readLock, writeLock } from './runFolder';
+import {
+  claimRunDir,
+  heldByAnotherProcess,
+  LOCK_FILE,
+  newRunId,
+  readLock,
+  writeLock,
+} from './runFolder';
 
 describe('run folders', () => {
   it('a lock is held only by a living other process that wrote it since the last boot', () => {
@@ -31,8 +38,16 @@ describe('run folders', () => {
 
   it('run ids are slugs of the name with a time and a random tail', () => {
     const id = newRunId('Harrow Quay: Spring Fair!', new Date('2026-11-21T03:04:05Z'));
-    expect(id).toMatch(/^harrow-quay-spring-fair-20261121-030405-[0-9a-f]{4}$/);
+    expect(id).toMatch(/^harrow-quay-spring-fair-20261121-030405-[0-9a-f]{6}$/);
     expect(newRunId('???')).toMatch(/^run-/);
     expect(newRunId('x'.repeat(200)).length).toBeLessThanOrEqual(80);
+  });
+
+  it('claims a fresh folder per run, even for many runs of one name in one second', () => {
+    const runs = path.join(mkdtempSync(path.join(os.tmpdir(), 'run-claim-')), 'runs');
+    const claimed = Array.from({ length: 300 }, () => claimRunDir(runs, 'Town'));
+    expect(new Set(claimed.map((c) => c.id)).size).toBe(300);
+    expect(claimed.every((c) => existsSync(c.dir) && readdirSync(c.dir).length === 0)).toBe(true);
+    expect(readdirSync(runs)).toHaveLength(300);
   });
 });

@@ -9,7 +9,7 @@
  * the app quitting hard): the run is `crashed` and resumes from its last snapshot.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -72,7 +72,26 @@ export function newRunId(name: string, now = new Date()): string {
       .slice(0, 40)
       .replace(/-+$/, '') || 'run';
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15).toLowerCase();
-  return `${slug}-${stamp}-${randomBytes(2).toString('hex')}`;
+  return `${slug}-${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+/**
+ * A new, empty folder for a run (or an experiment) under `parentDir`, named by
+ * {@link newRunId}. The folder is created without `recursive`, so two runs started in the same
+ * second can never share one: a name already taken is drawn again.
+ */
+export function claimRunDir(parentDir: string, name: string): { id: string; dir: string } {
+  mkdirSync(parentDir, { recursive: true });
+  for (let attempt = 0; ; attempt++) {
+    const id = newRunId(name);
+    const dir = runDirOf(parentDir, id);
+    try {
+      mkdirSync(dir);
+      return { id, dir };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 20) throw error;
+    }
+  }
 }
 
 /** Who holds a run live, from its lock file (pid, and since when in ms); null when none. */

@@ -10,7 +10,6 @@
  */
 import {
   existsSync,
-  mkdirSync,
   readFileSync,
   readdirSync,
   renameSync,
@@ -42,7 +41,7 @@ import type { Embedder, LanguageModel } from '../../models/types';
 import type { ModelLoader } from '../modelCache';
 import { ExperimentEta } from './eta';
 import { LAB_FILE, labFileSchema, type LabFile } from './labFile';
-import { newRunId, readStudioRun, runDirOf, STUDIO_RUN_FILE } from '../runFolder';
+import { claimRunDir, readStudioRun, runDirOf, STUDIO_RUN_FILE } from '../runFolder';
 import { batteryFor } from '../../engine/eval/battery';
 import { FrozenRun } from '../../engine/eval/frozenRun';
 import { listCheckpoints } from '../../engine/sim/checkpoint';
@@ -349,8 +348,7 @@ export class LabService {
     }
     if (input.start) this.refuseIfBusy();
     const name = input.name?.trim() || `${scenario.name} experiment`;
-    const id = newRunId(name);
-    const dir = this.dirOf(id);
+    const { id, dir } = claimRunDir(this.experimentsDir, name);
     const base = scenario.settings.seed;
     const lab: LabFile = {
       version: 1,
@@ -366,7 +364,6 @@ export class LabService {
       batteryPerCategory: input.batteryPerCategory,
       message: null,
     };
-    mkdirSync(dir, { recursive: true });
     writeJsonAtomic(path.join(dir, SCENARIO_FILE), scenario);
     // lab.json last: a folder without it (and without experiment.json) is not listed.
     writeJsonAtomic(path.join(dir, LAB_FILE), lab);
