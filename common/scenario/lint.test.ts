@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createEmptyScenario } from './create';
 import { lintScenario, unknownPeopleInSeed } from './lint';
 import { reachableTiles } from './reachability';
-import type { Persona, Scenario } from './schema';
+import { personaSchema, type Persona, type Scenario } from './schema';
 
 function person(
   id: string,
@@ -11,7 +11,8 @@ function person(
   livingArea: string,
   seed = '',
 ): Persona {
-  return {
+  // The schema fills every default (cognition, weights, sprite, spawn, known places).
+  return personaSchema.parse({
     id,
     firstName,
     lastName,
@@ -20,17 +21,9 @@ function person(
     learned: '',
     currently: '',
     lifestyle: '',
-    dailyPlanRequirement: '',
     livingArea,
     seed,
-    knownPlaces: [],
-    spawn: null,
-    visionRadius: 8,
-    attentionBandwidth: 8,
-    retention: 8,
-    retrievalWeights: { recency: 0.5, relevance: 3, importance: 2 },
-    sprite: 'villager-1',
-  };
+  });
 }
 
 /** 12×8 town: sector 1 everywhere left of a wall at x=6; arena 1 (home) at 1..3, arena 2 beyond the wall. */

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { TestMapEditor } from './TestMapEditor';
-import type { Persona } from '../../../../common/scenario/schema';
+import { personaSchema, type Persona } from '../../../../common/scenario/schema';
 import { checkConsistency } from '../../../../common/scenario/validate';
 import { nodeBounds } from '../tree';
 
-/** Ann Lee, living at `livingArea`, knowing no other place. */
+/** Ann Lee, living at `livingArea`, knowing no other place (the schema fills the defaults). */
 function personaAt(livingArea: string): Persona {
-  return {
+  return personaSchema.parse({
     id: 'ann',
     firstName: 'Ann',
     lastName: 'Lee',
@@ -15,17 +15,9 @@ function personaAt(livingArea: string): Persona {
     learned: '',
     currently: '',
     lifestyle: '',
-    dailyPlanRequirement: '',
     livingArea,
     seed: '',
-    knownPlaces: [],
-    spawn: null,
-    visionRadius: 8,
-    attentionBandwidth: 8,
-    retention: 8,
-    retrievalWeights: { recency: 0.5, relevance: 3, importance: 2 },
-    sprite: 'villager-1',
-  };
+  });
 }
 
 /** A town with a sector (tiles 0..9 × 0..9) holding one arena (2..5 × 2..5). */
