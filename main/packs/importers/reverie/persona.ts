@@ -2,27 +2,30 @@
  * A reverie persona's bootstrap files (scratch.json, spatial_memory.json) → our persona fields.
  */
 import { formatAddress } from '../../../../common/scenario/address';
+import type { Persona } from '../../../../common/scenario/schema';
 import { asRecord, importError } from '../common';
 
 /** Our persona fields that come from a scratch file (the rest come from the map). */
-export interface ScratchFields {
-  firstName: string;
-  lastName: string;
-  age: number;
-  innate: string;
-  learned: string;
-  currently: string;
-  lifestyle: string;
-  dailyPlanRequirement: string;
-  livingArea: string;
-  seed: string;
-  visionRadius: number;
-  attentionBandwidth: number;
-  retention: number;
-  retrievalWeights: { recency: number; relevance: number; importance: number };
+export type ScratchFields = Pick<
+  Persona,
+  | 'firstName'
+  | 'lastName'
+  | 'age'
+  | 'innate'
+  | 'learned'
+  | 'currently'
+  | 'lifestyle'
+  | 'dailyPlanRequirement'
+  | 'livingArea'
+  | 'seed'
+  | 'visionRadius'
+  | 'attentionBandwidth'
+  | 'retention'
+  | 'retrievalWeights'
+> & {
   /** `importance_trigger_max`: reflection threshold (per persona in reverie, global for us). */
   reflectionThreshold: number | null;
-}
+};
 
 /**
  * Reads the identity and parameters from a parsed scratch.json.
