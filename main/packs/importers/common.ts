@@ -33,6 +33,17 @@ export function importError(file: string, where: string, message: string): Impor
 }
 
 /** A warning about `file` (and `where` inside it). */
+/** `value` as a whole number ≥ 1, or an import error naming the file and field. */
+export function positiveInt(value: unknown, file: string, where: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+    throw importError(
+      file,
+      where,
+      `expected a positive whole number, got ${JSON.stringify(value) ?? 'nothing'}`,
+    );
+  return value;
+}
+
 export function importWarning(file: string, where: string, message: string): FileIssue {
   return { file, path: where, message, severity: 'warning' };
 }

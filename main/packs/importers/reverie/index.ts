@@ -19,6 +19,7 @@ import {
   finishImport,
   importError,
   importWarning,
+  positiveInt,
   readImportFile,
   readImportJson,
   slugId,
@@ -69,9 +70,9 @@ export async function importReverie(
     await readImportJson(mazeMetaFile, 'the maze size (maze_meta_info.json)'),
   );
   if (!mazeMeta) throw importError(mazeMetaFile, '', 'expected a JSON object');
-  const width = intField(mazeMeta, 'maze_width', mazeMetaFile);
-  const height = intField(mazeMeta, 'maze_height', mazeMetaFile);
-  const tileSize = intField(mazeMeta, 'sq_tile_size', mazeMetaFile);
+  const width = positiveInt(mazeMeta['maze_width'], mazeMetaFile, 'maze_width');
+  const height = positiveInt(mazeMeta['maze_height'], mazeMetaFile, 'maze_height');
+  const tileSize = positiveInt(mazeMeta['sq_tile_size'], mazeMetaFile, 'sq_tile_size');
 
   const maze = (kind: string) => readMaze(reveriePaths.maze(root, mazeName, kind), width, height);
   const blocks = (kind: string) => readBlocks(reveriePaths.blocks(root, mazeName, kind));
@@ -314,15 +315,4 @@ function stringField(record: Record<string, unknown>, key: string, file: string)
   if (typeof value !== 'string' || !value.trim())
     throw importError(file, key, 'expected a non-empty string');
   return value.trim();
-}
-
-function intField(record: Record<string, unknown>, key: string, file: string): number {
-  const value = record[key];
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
-    throw importError(
-      file,
-      key,
-      `expected a positive whole number, got ${JSON.stringify(value) ?? 'nothing'}`,
-    );
-  return value;
 }

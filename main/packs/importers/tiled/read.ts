@@ -7,7 +7,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { MAX_MAP_SIDE } from '../../../../common/scenario/schema';
-import { asRecord, importError, readImportFile } from '../common';
+import { asRecord, importError, positiveInt, readImportFile } from '../common';
 import { decodeLayerData } from './data';
 import {
   GID_MASK,
@@ -96,16 +96,6 @@ function parseJson(text: string, file: string, what: string): Json {
   const record = asRecord(value);
   if (!record) throw importError(file, '', `expected a JSON object (${what})`);
   return record;
-}
-
-function positiveInt(value: unknown, file: string, key: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
-    throw importError(
-      file,
-      key,
-      `expected a positive whole number, got ${JSON.stringify(value) ?? 'nothing'}`,
-    );
-  return value;
 }
 
 function readProperties(raw: unknown): Record<string, TiledPropertyValue> {
