@@ -14,7 +14,7 @@
  */
 import { createEmptyScenario } from '../common/scenario/create';
 import { validateScenario } from '../common/scenario/validate';
-import type { Persona, Scenario } from '../common/scenario/schema';
+import { personaSchema, type Persona, type Scenario } from '../common/scenario/schema';
 import { writePack } from '../main/packs';
 import { reportFrameWork, traceFrames, withBenchApp } from './browserBench';
 
@@ -93,26 +93,21 @@ export function generateTown(): Scenario {
     s.map.zones.spawn[idx(1 + i * 40, 1)] = i + 1;
     s.tree.spawns.push({ zone: i + 1, name: `Gate ${i + 1}` });
   }
-  s.personas = Array.from({ length: PERSONAS }, (_, i): Persona => ({
-    id: `p${i}`,
-    firstName: `Person${String.fromCharCode(65 + i)}`,
-    lastName: 'Bench',
-    age: 20 + i,
-    innate: 'calm',
-    learned: 'A resident of the bench town.',
-    currently: 'measuring frame times',
-    lifestyle: 'sleeps at 11pm, wakes at 7am',
-    dailyPlanRequirement: '',
-    livingArea: homes[i % homes.length],
-    seed: 'likes quiet mornings',
-    knownPlaces: [],
-    spawn: null,
-    visionRadius: 8,
-    attentionBandwidth: 8,
-    retention: 8,
-    retrievalWeights: { recency: 0.5, relevance: 3, importance: 2 },
-    sprite: 'villager-1',
-  }));
+  s.personas = Array.from({ length: PERSONAS }, (_, i): Persona =>
+    personaSchema.parse({
+      id: `p${i}`,
+      firstName: `Person${String.fromCharCode(65 + i)}`,
+      lastName: 'Bench',
+      age: 20 + i,
+      innate: 'calm',
+      learned: 'A resident of the bench town.',
+      currently: 'measuring frame times',
+      lifestyle: 'sleeps at 11pm, wakes at 7am',
+      dailyPlanRequirement: '',
+      livingArea: homes[i % homes.length],
+      seed: 'likes quiet mornings',
+    }),
+  );
   return s;
 }
 

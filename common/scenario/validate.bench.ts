@@ -5,6 +5,7 @@
  */
 import { median, reportBench } from '../bench';
 import { createEmptyScenario } from './create';
+import { personaSchema } from './schema';
 import { validateScenario } from './validate';
 
 const W = 140;
@@ -34,26 +35,22 @@ for (let s = 0; s < 20; s++) {
   town.map.zones.object[y0 * W + x0] = s * 3 + 1;
 }
 for (let p = 0; p < 25; p++) {
-  town.personas.push({
-    id: `p${p}`,
-    firstName: `Person${p}`,
-    lastName: 'Bench',
-    age: 30,
-    innate: 'kind',
-    learned: 'x'.repeat(400),
-    currently: 'y'.repeat(200),
-    lifestyle: 'sleeps at 11pm',
-    dailyPlanRequirement: '',
-    livingArea: `Bench Town:house ${p % 20}:room 0`,
-    seed: 'a; b; c',
-    knownPlaces: [],
-    spawn: null,
-    visionRadius: 8,
-    attentionBandwidth: 8,
-    retention: 8,
-    retrievalWeights: { recency: 0.5, relevance: 3, importance: 2 },
-    sprite: 'villager-1',
-  });
+  // The schema fills the defaults (cognition, weights, sprite…), as a pack's reader would.
+  town.personas.push(
+    personaSchema.parse({
+      id: `p${p}`,
+      firstName: `Person${p}`,
+      lastName: 'Bench',
+      age: 30,
+      innate: 'kind',
+      learned: 'x'.repeat(400),
+      currently: 'y'.repeat(200),
+      lifestyle: 'sleeps at 11pm',
+      dailyPlanRequirement: '',
+      livingArea: `Bench Town:house ${p % 20}:room 0`,
+      seed: 'a; b; c',
+    }),
+  );
 }
 const json = JSON.stringify(town);
 const times: number[] = [];
