@@ -36,7 +36,10 @@ export const importFilesSchema = z
     message: `the files weigh more than ${MAX_IMPORT_BASE64 / 1048576} MiB of base64 together (about ${(MAX_IMPORT_BASE64 * 0.75) / 1048576} MiB of files)`,
   });
 
-/** Our map layers a Tiled layer can become (mirrors main/packs/importers/tiled/mapping.ts). */
+/**
+ * Which Tiled layers become which parts of our map (Tiled layer names, groups joined with "/"):
+ * the importer's LayerMapping (main/packs/importers/tiled/mapping.ts) is this type.
+ */
 export const layerMappingSchema = z.object({
   /** Tile layers drawn as terrain, bottom to top. */
   terrain: z.array(z.string()),
@@ -52,6 +55,11 @@ export const layerMappingSchema = z.object({
   spawn: z.array(z.string()),
 });
 export type LayerMappingInput = z.infer<typeof layerMappingSchema>;
+
+/** A mapping that imports no layer; the importer's guess and the dialog's choices start here. */
+export function emptyLayerMapping(): LayerMappingInput {
+  return { terrain: [], collision: [], sector: null, arena: null, object: [], spawn: [] };
+}
 
 /** What a Tiled layer holds, for the mapping dialog. */
 export const tiledLayerSummarySchema = z.object({

@@ -4,7 +4,11 @@
  * keep the dialog's choices importable: terrain only from tile layers, one sector layer and
  * one arena layer at a time.
  */
-import type { LayerMappingInput, TiledLayerSummary } from '../../../common/api/interop';
+import {
+  emptyLayerMapping,
+  type LayerMappingInput,
+  type TiledLayerSummary,
+} from '../../../common/api/interop';
 
 export type LayerRole =
   'terrain' | 'collision' | 'sector' | 'arena' | 'object' | 'spawn' | 'ignore';
@@ -56,14 +60,7 @@ export function mappingFromRoles(
   layers: readonly Layer[],
   roles: Readonly<Record<string, LayerRole>>,
 ): LayerMappingInput {
-  const mapping: LayerMappingInput = {
-    terrain: [],
-    collision: [],
-    sector: null,
-    arena: null,
-    object: [],
-    spawn: [],
-  };
+  const mapping = emptyLayerMapping();
   for (const layer of layers) {
     const role = roles[layer.name] ?? 'ignore';
     if (role === 'ignore' || !roleFits(layer, role)) continue;

@@ -2,23 +2,11 @@
  * Which Tiled layers become which parts of our map. The CLI uses suggestLayerMapping's
  * guesses; the studio's mapping dialog shows them and lets the designer change them.
  */
+import { emptyLayerMapping, type LayerMappingInput } from '../../../../common/api/interop';
 import type { TiledMap } from './model';
 
 /** Tiled layer names (groups joined with "/") for each part of our map. */
-export interface LayerMapping {
-  /** Tile layers drawn as terrain, bottom to top. */
-  terrain: string[];
-  /** Layers whose non-empty tiles (or object rectangles) are blocked. */
-  collision: string[];
-  /** The layer whose tiles (one zone per distinct tile) or objects are sectors. */
-  sector: string | null;
-  /** The layer whose tiles or objects are arenas. */
-  arena: string | null;
-  /** Layers whose tiles or objects are game objects. */
-  object: string[];
-  /** Layers whose tiles or objects are spawn points. */
-  spawn: string[];
-}
+export type LayerMapping = LayerMappingInput;
 
 /**
  * Guesses a mapping from layer names: a name containing "collision", "sector", "arena",
@@ -28,14 +16,7 @@ export interface LayerMapping {
  * layers are bookkeeping and are left out.
  */
 export function suggestLayerMapping(map: TiledMap): LayerMapping {
-  const mapping: LayerMapping = {
-    terrain: [],
-    collision: [],
-    sector: null,
-    arena: null,
-    object: [],
-    spawn: [],
-  };
+  const mapping = emptyLayerMapping();
   for (const layer of map.layers) {
     const name = layer.name.toLowerCase();
     if (/collision/.test(name)) mapping.collision.push(layer.name);
