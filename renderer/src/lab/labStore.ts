@@ -10,6 +10,7 @@ import type { StudioApi } from '../../../common/api/studio';
 import type { InputOf, OutputOf } from '../../../common/api/contract';
 import type { ExperimentCellRef, RunSummary } from '../../../common/api/runs';
 import type { StudioContract } from '../../../common/api/studio';
+import { reportFailures } from '../util/reportFailures';
 
 export type LabApi = Pick<StudioApi, 'lab' | 'models'> & {
   runs: Pick<StudioApi['runs'], 'list' | 'close' | 'fork' | 'onDidChangeStatus'>;
@@ -95,15 +96,7 @@ export function cellKeyOf(c: ExperimentCellRef): string {
 
 export function createLabStore(deps: LabDeps): LabStore {
   const { api } = deps;
-  /** Runs `work`, reporting a failure under `title`; undefined when it failed. */
-  async function attempt<T>(title: string, work: () => Promise<T>): Promise<T | undefined> {
-    try {
-      return await work();
-    } catch (err) {
-      deps.reportError(title, err);
-      return undefined;
-    }
-  }
+  const attempt = reportFailures(deps.reportError);
 
   const store = createStore<LabState>()((set, get) => {
     /** Puts a summary in the list (in place, or first when new and of this town). */

@@ -17,6 +17,7 @@ import type {
 import type { RunConditions } from '../../../common/runs/conditions';
 import type { Scenario } from '../../../common/scenario/schema';
 import type { Bookmark, BookmarkStore } from './bookmarks';
+import { reportFailures } from '../util/reportFailures';
 
 export type RunsApi = Pick<StudioApi, 'runs' | 'models'>;
 type StepEvent = Parameters<Parameters<StudioApi['runs']['onDidStep']>[0]>[0];
@@ -335,15 +336,7 @@ export function createRunStore(deps: RunDeps): RunStore {
   const towns = new Map<string, Scenario>();
 
   const store = createStore<RunState>()((set, get) => {
-    /** Runs `fn`, reporting its error under `title`; answers undefined on failure. */
-    async function guarded<T>(title: string, fn: () => Promise<T>): Promise<T | undefined> {
-      try {
-        return await fn();
-      } catch (err) {
-        deps.reportError(title, err);
-        return undefined;
-      }
-    }
+    const guarded = reportFailures(deps.reportError);
 
     function upsertSummary(summary: RunSummary) {
       set((s) => {
