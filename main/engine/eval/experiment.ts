@@ -12,15 +12,8 @@
  *   <out>/report.html, results.csv, results.json  (eval/report/)
  */
 import { createHash } from 'node:crypto';
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { writeJsonAtomic } from './files';
 import path from 'node:path';
 import type { RunConditions } from '../../../common/runs/conditions';
 import type { Scenario } from '../../../common/scenario/schema';
@@ -188,13 +181,6 @@ function compatible(before: Partial<PlanRecord>, now: PlanRecord, out: string): 
     }
   }
   return JSON.stringify(before.evaluation) !== JSON.stringify(now.evaluation);
-}
-
-function writeJsonAtomic(file: string, value: unknown): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(value, null, 1)}\n`);
-  renameSync(tmp, file);
 }
 
 /** The scenario a cell runs: the experiment's, with the cell's seed and cost-layer switches. */

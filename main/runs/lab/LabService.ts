@@ -8,16 +8,9 @@
  * has `lab.json` (what the form asked for: name, models, duration; the runner's plan is rebuilt
  * from it identically every time, which is what makes "start" a resume) and `scenario.json`.
  */
-import {
-  existsSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { writeJsonAtomic } from '../../engine/eval/files';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Handlers, ParsedInputOf, RawOutputOf } from '../../../common/api/contract';
@@ -106,12 +99,6 @@ interface Running {
 
 function readJson(file: string): unknown {
   return JSON.parse(readFileSync(file, 'utf8'));
-}
-
-function writeJsonAtomic(file: string, value: unknown): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(value, null, 1)}\n`);
-  renameSync(tmp, file);
 }
 
 /** The runner's conditions from the form's. */

@@ -4,7 +4,7 @@
  * (the summary plus every cell's measurements). All three come from the same summary
  * (./summary.ts), so their numbers agree.
  */
-import { renameSync, writeFileSync } from 'node:fs';
+import { writeFileAtomic } from '../files';
 import path from 'node:path';
 import { DIFFUSION_CLASSES, factQuestion } from '../diffusion';
 import type { ExperimentResult } from '../experiment';
@@ -294,11 +294,6 @@ ${interviewSection(s)}
 `;
 }
 
-function writeAtomic(file: string, text: string): void {
-  writeFileSync(`${file}.tmp`, text);
-  renameSync(`${file}.tmp`, file);
-}
-
 /** Writes report.html, results.csv and results.json into `out`; returns their paths. */
 export function writeReport(
   result: ExperimentResult,
@@ -315,8 +310,8 @@ export function writeReport(
     csv: path.join(out, 'results.csv'),
     json: path.join(out, 'results.json'),
   };
-  writeAtomic(files.html, reportHtml(summary));
-  writeAtomic(files.csv, resultsCsv(result, summary));
-  writeAtomic(files.json, `${JSON.stringify({ summary, result }, null, 1)}\n`);
+  writeFileAtomic(files.html, reportHtml(summary));
+  writeFileAtomic(files.csv, resultsCsv(result, summary));
+  writeFileAtomic(files.json, `${JSON.stringify({ summary, result }, null, 1)}\n`);
   return { ...files, summary };
 }
