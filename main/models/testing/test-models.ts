@@ -18,6 +18,8 @@ export function testModelsDir(env: NodeJS.ProcessEnv = process.env): string {
 export const TEST_MODEL_FILES = {
   llm: 'smollm2-135m-instruct-q4_1.gguf',
   embedder: 'all-MiniLM-L6-v2',
+  /** The provisioner's numpy reference embeddings of all-MiniLM-L6-v2 (see {@link EmbedderReference}). */
+  embedderReference: 'all-MiniLM-L6-v2.numpy-reference.json',
 } as const;
 
 /** What the skip message tells a contributor to run. */
@@ -37,6 +39,24 @@ export function realTestModelPaths(env: NodeJS.ProcessEnv = process.env): RealTe
     llm: path.join(dir, TEST_MODEL_FILES.llm),
     embedder: path.join(dir, TEST_MODEL_FILES.embedder),
   };
+}
+
+/**
+ * Sentence embeddings of all-MiniLM-L6-v2 computed by an independent numpy forward pass over
+ * the same weights (scripts/minilm-reference.py), written by `npm run models:test` where
+ * python3 and numpy exist. Tests compare transformers.js on the converted ONNX with them.
+ */
+export interface EmbedderReference {
+  sentences: string[];
+  /** WordPiece ids the reference tokenizer produced, [CLS] … [SEP]. */
+  tokenIds: number[][];
+  /** Mean-pooled, unit-length vectors. */
+  vectors: number[][];
+}
+
+/** Where {@link EmbedderReference} is stored (it exists only where numpy was available). */
+export function embedderReferencePath(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(testModelsDir(env), TEST_MODEL_FILES.embedderReference);
 }
 
 /**
