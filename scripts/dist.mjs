@@ -8,11 +8,13 @@
  * files, templates and native model runtimes are where the app loads them from, and that the
  * platform and GPU backends this target never uses were left out.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
+import { downloadFailure, WAY_FORWARD } from './electron-download.mjs';
 
 const check = process.argv.includes('--check');
 const env = { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' };
@@ -30,18 +32,40 @@ if (!build.ok) {
 }
 
 if (!check) {
-  const r = spawnSync('npx', ['electron-builder', ...process.argv.slice(2)], {
-    stdio: 'inherit',
-    env,
-  });
-  if (r.status !== 0) {
+  const { code, failure } = await electronBuilder(process.argv.slice(2));
+  if (code !== 0) {
+    const cause = downloadFailure(failure);
     console.error(
-      '\ndist: electron-builder failed. Building installers downloads the Electron binary for each target ' +
-        '(github.com/electron/electron releases); without internet access that cannot work. ' +
-        'Run `npm run dist:check` to validate the packaging configuration offline.',
+      cause
+        ? `\ndist: Electron's binary or electron-builder's packaging tools could not be downloaded (${cause}).\n` +
+            `Building installers needs internet once (about 100 MB per target); offline, ` +
+            `\`npm run dist:check\` validates the packaging.\n${WAY_FORWARD}`
+        : `${failure}\ndist: electron-builder failed (see above).`,
     );
   }
-  process.exit(r.status ?? 1);
+  process.exit(code ?? 1);
+}
+
+/**
+ * electron-builder with its output shown as it goes, up to its error mark (⨯): what follows is
+ * a stack trace, kept to tell a failed download (one clear message) from any other failure.
+ */
+function electronBuilder(args) {
+  const child = spawn('npx', ['electron-builder', ...args], {
+    stdio: ['inherit', 'pipe', 'pipe'],
+    env,
+  });
+  let failure = '';
+  for (const [from, to] of [
+    [child.stdout, process.stdout],
+    [child.stderr, process.stderr],
+  ]) {
+    createInterface({ input: from }).on('line', (line) => {
+      if (failure || line.includes('⨯')) failure += `${line}\n`;
+      else to.write(`${line}\n`);
+    });
+  }
+  return new Promise((done) => child.on('close', (code) => done({ code, failure })));
 }
 
 const fakeDist = mkdtempSync(join(tmpdir(), 'simulacra-electron-dist-'));

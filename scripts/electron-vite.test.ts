@@ -1,8 +1,9 @@
 /**
  * `npm start`'s first step (scripts/electron-vite.mjs): Electron's own installer fetches the
  * binary from a mirror on 127.0.0.1 serving a stand-in executable, then `electron-vite preview`
- * builds a one-file app and launches that executable. A mirror that cannot be reached, that
- * refuses, or whose file is not Electron's published one stops with one message and exit code 1.
+ * builds a one-file app and launches that executable; an Electron the user points at is launched
+ * as is. A mirror that cannot be reached, that refuses, or whose file is not Electron's published
+ * one stops with one message and exit code 1.
  *
  * Each test starts a small project of its own in a temp folder, with a copy of the electron
  * package: install.js writes dist/ and path.txt next to itself, so the shared
@@ -139,6 +140,29 @@ describe.skipIf(process.platform === 'win32')('npm start on a machine without El
     expect(second.stdout).not.toContain('Downloading Electron');
     expect(second.stdout).toContain(`stand-in Electron launched from ${executable} with: .`);
     expect(requests).toEqual([]);
+  });
+
+  it('launches an Electron the user already has (ELECTRON_OVERRIDE_DIST_PATH), downloading nothing', async () => {
+    const { dir, electronDir } = project();
+    const own = path.join(dir, 'own-electron');
+    mkdirSync(own);
+    writeFileSync(
+      path.join(own, 'electron'),
+      '#!/bin/sh\necho "own Electron launched with: $*"\n',
+      {
+        mode: 0o755,
+      },
+    );
+    requests = [];
+    const r = await start(dir, {
+      ELECTRON_OVERRIDE_DIST_PATH: own,
+      ELECTRON_MIRROR: `${mirrorUrl}/ok/`,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('Downloading Electron');
+    expect(r.stdout).toContain('own Electron launched with: .');
+    expect(requests).toEqual([]);
+    expect(existsSync(path.join(electronDir, 'path.txt'))).toBe(false);
   });
 
   it('says the network is unreachable when the mirror cannot be reached', async () => {
