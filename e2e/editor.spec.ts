@@ -41,18 +41,18 @@ test('paint a room, name it, furnish it, validate, undo/redo, export and re-impo
   await openStudio(page);
   await page.getByTestId('empty-new-blank').click();
   await expect(page.getByTestId('town-canvas')).toHaveAttribute('data-tileset', /ready|missing/);
-  await expect(page.getByTestId('tool-path')).toHaveText('hand.idle');
+  await expect(page.getByTestId('tool-path')).toHaveAttribute('data-path', 'hand.idle');
 
   // A path of cobblestone with the brush (B), one stroke = one undo step.
   await page.keyboard.press('b');
-  await expect(page.getByTestId('tool-path')).toHaveText('brush.idle');
+  await expect(page.getByTestId('tool-path')).toHaveAttribute('data-path', 'brush.idle');
   await page.getByTestId('tile-5').click();
   await dragTiles(page, [1, 14], [20, 14]);
 
   // Sector: rectangle tool on the Sectors layer with "New sector".
   await page.getByTestId('layer-sector').getByRole('button').first().click();
   await page.keyboard.press('r');
-  await expect(page.getByTestId('tool-path')).toHaveText('rect.idle');
+  await expect(page.getByTestId('tool-path')).toHaveAttribute('data-path', 'rect.idle');
   await dragTiles(page, [3, 3], [14, 11]);
   await expect(page.getByTestId('tree-sector')).toHaveCount(1);
   await expect(page.getByTestId('node-name')).toHaveValue('New sector 1');
@@ -198,12 +198,12 @@ test('a brush stroke redraws only the chunk it touches, and the hand tool pans',
   const start = await tileToPage(page, 20, 20);
   await page.mouse.move(start.x, start.y);
   await page.keyboard.down(' ');
-  await expect(page.getByTestId('tool-path')).toHaveText('hand.idle');
+  await expect(page.getByTestId('tool-path')).toHaveAttribute('data-path', 'hand.idle');
   await page.mouse.down();
   await page.mouse.move(start.x + 120, start.y + 40, { steps: 4 });
   await page.mouse.up();
   await page.keyboard.up(' ');
-  await expect(page.getByTestId('tool-path')).toHaveText('brush.idle');
+  await expect(page.getByTestId('tool-path')).toHaveAttribute('data-path', 'brush.idle');
   const panned = await snapshot();
   expect(panned.camera.x - after.camera.x).toBeCloseTo(120, 0);
   expect(panned.camera.y - after.camera.y).toBeCloseTo(40, 0);

@@ -1,9 +1,9 @@
 /**
  * The studio shell: header, library sidebar, the open town (canvas), and its details panel.
  * Owns the few things that span regions: the hidden file picker, export-to-download,
- * the template dialog and the keyboard shortcuts.
+ * the template dialog, the studio's keyboard shortcuts and their sheet (`?`).
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useStudio, useStudioStore } from './stores/studioStore';
 import { downloadBytes } from './util/download';
 import { Header } from './components/Header';
@@ -15,6 +15,9 @@ import { TemplateGalleryDialog } from './components/TemplateGallery';
 import { RunProvider, useRun } from './run/RunProvider';
 import { RunPanel } from './run/RunPanel';
 import { useLabNav } from './lab/labNav';
+import { STUDIO_SHORTCUTS } from './shortcuts/registry';
+import { ShortcutSheet, useShortcutSheet } from './shortcuts/ShortcutSheet';
+import { useShortcuts } from './shortcuts/useShortcuts';
 
 /** Largest pack the picker accepts, bytes; the API's base64 ceiling is 64 MiB (≈ 48 MiB raw). */
 const MAX_PACK_BYTES = 48 * 1024 * 1024;
@@ -54,40 +57,16 @@ function Shell() {
     await store.getState().importPack(file.name, new Uint8Array(await file.arrayBuffer()));
   };
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const mod = e.ctrlKey || e.metaKey;
-      const key = e.key.toLowerCase();
-      if (mod && !e.shiftKey && !e.altKey) {
-        // Browsers reserve Ctrl+N for a new window; in web mode Alt+N is the fallback below.
-        if (key === 'n') {
-          e.preventDefault();
-          newBlank();
-        } else if (key === 'e') {
-          e.preventDefault();
-          void exportOpen();
-        } else if (key === 'o') {
-          e.preventDefault();
-          pickImport();
-        }
-        return;
-      }
-      if (e.altKey && !mod && key === 'n') {
-        e.preventDefault();
-        newBlank();
-        return;
-      }
-      const target = e.target as HTMLElement | null;
-      const typing = target?.closest('input, textarea, select, [contenteditable="true"]');
-      if (e.key === '/' && !typing && !mod && !e.altKey) {
-        e.preventDefault();
-        searchRef.current?.focus();
-        searchRef.current?.select();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [newBlank, exportOpen, pickImport]);
+  useShortcuts(STUDIO_SHORTCUTS, {
+    'studio.newBlank': newBlank,
+    'studio.export': () => void exportOpen(),
+    'studio.import': pickImport,
+    'studio.search': () => {
+      searchRef.current?.focus();
+      searchRef.current?.select();
+    },
+    'studio.shortcuts': () => useShortcutSheet.getState().setOpen(true),
+  });
 
   return (
     <div className={`app ${hasDoc && !labOpen ? 'app--open' : ''}`}>
@@ -114,6 +93,7 @@ function Shell() {
         }}
       />
       {galleryOpen && <TemplateGalleryDialog onClose={() => setGalleryOpen(false)} />}
+      <ShortcutSheet />
       <ErrorPanel />
       <ToastHost />
     </div>

@@ -60,6 +60,10 @@ import type { EditorUi } from '../editor/MapEditor';
 import { terrainIndex, type TilePointer, type TileRect } from '../editor/types';
 import { ToolStrip } from '../components/ToolStrip';
 import { EditorPanel } from '../components/EditorPanel';
+import { keyPressOf } from '../shortcuts/chord';
+import { keyForPage } from '../shortcuts/useShortcuts';
+import { useShortcutSheet } from '../shortcuts/ShortcutSheet';
+import { toolStatus } from '../editor/statusText';
 
 export interface TownCanvasProps {
   /** Identifies the open scenario; the view fits the map whenever it changes. */
@@ -358,26 +362,16 @@ export function TownCanvas({ scenarioId }: TownCanvasProps) {
     });
   }, [editor, ts]);
 
-  // Keyboard shortcuts while a town is open (not while typing in a field).
+  // The map's shortcuts (editorShortcuts.ts) while a town is open, not while typing in a field
+  // or while a dialog owns the keyboard.
   useEffect(() => {
-    const typing = (t: EventTarget | null) =>
-      !!(t as HTMLElement | null)?.closest?.('input, textarea, select, [contenteditable="true"]');
     const down = (e: KeyboardEvent) => {
-      if (typing(e.target)) return;
+      if (!keyForPage(e)) return;
       // Space on a focused button would press it; the canvas keeps Space for panning only
       // when focus is not on a control.
       if (e.key === ' ' && (e.target as HTMLElement | null)?.closest?.('button')) return;
       if (e.repeat && e.key === ' ') return e.preventDefault();
-      if (
-        editor.keyDown({
-          key: e.key,
-          ctrl: e.ctrlKey || e.metaKey,
-          shift: e.shiftKey,
-          alt: e.altKey,
-        })
-      ) {
-        e.preventDefault();
-      }
+      if (editor.keyDown(keyPressOf(e))) e.preventDefault();
     };
     const up = (e: KeyboardEvent) => editor.keyUp({ key: e.key });
     window.addEventListener('keydown', down);
@@ -827,8 +821,8 @@ export function TownCanvas({ scenarioId }: TownCanvasProps) {
         />
       </div>
       <div className="town-canvas__status" data-testid="canvas-status">
-        <span className="town-canvas__path" data-testid="tool-path">
-          {path}
+        <span className="town-canvas__path" data-testid="tool-path" data-path={path}>
+          {toolStatus(path)}
         </span>
         {hover ? (
           <>
@@ -839,13 +833,21 @@ export function TownCanvas({ scenarioId }: TownCanvasProps) {
           </>
         ) : (
           <span className="muted">
-            {width}×{height} tiles · {tool === 'hand' ? 'drag to pan' : 'Space-drag to pan'} ·
-            scroll to zoom
+            {width}×{height} tiles · {tool === 'hand' ? '' : 'Space-drag to pan · '}scroll to zoom
             {tilesetStatus === 'missing'
               ? ' · tileset image unavailable, showing placeholder colours'
               : ''}
           </span>
         )}
+        <button
+          type="button"
+          className="link-button town-canvas__keys"
+          data-testid="shortcuts-open"
+          title="Every keyboard shortcut (?)"
+          onClick={() => useShortcutSheet.getState().setOpen(true)}
+        >
+          Shortcuts <kbd>?</kbd>
+        </button>
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 /** The editor's vertical tool strip: tools with their shortcuts, then undo and redo. */
 import { useStore } from 'zustand';
-import { TOOLS, type MapEditor } from '../editor/MapEditor';
+import type { MapEditor } from '../editor/MapEditor';
+import { TOOLS } from '../editor/tools/toolList';
 import { useStudio } from '../stores/studioStore';
 import { EditorIcon } from './EditorIcons';
 

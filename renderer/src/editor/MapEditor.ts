@@ -46,42 +46,11 @@ import {
   type TileRect,
 } from './types';
 
-/** Tool ids, in toolbar order. */
-export type ToolId = 'brush' | 'rect' | 'fill' | 'eraser' | 'picker' | 'hand' | 'select';
+import type { ToolId } from './tools/toolList';
+import { EDITOR_SHORTCUTS } from './editorShortcuts';
+import { matchesChord, type KeyPress } from '../shortcuts/chord';
 
-/** Toolbar metadata per tool (Tiled-style declarations read by the toolbar and help). */
-export const TOOLS: readonly {
-  id: ToolId;
-  label: string;
-  shortcut: string;
-  hint: string;
-}[] = [
-  { id: 'brush', label: 'Brush', shortcut: 'B', hint: 'Drag to paint the active layer' },
-  { id: 'rect', label: 'Rectangle', shortcut: 'R', hint: 'Drag a rectangle to fill it' },
-  { id: 'fill', label: 'Fill', shortcut: 'F', hint: 'Click to flood-fill an area' },
-  {
-    id: 'eraser',
-    label: 'Eraser',
-    shortcut: 'E',
-
-    hint: 'Drag to clear the active layer',
-  },
-  {
-    id: 'picker',
-    label: 'Picker',
-    shortcut: 'I',
-
-    hint: 'Click to pick what is under the cursor',
-  },
-  { id: 'hand', label: 'Hand', shortcut: 'H', hint: 'Drag to pan (or hold Space)' },
-  {
-    id: 'select',
-    label: 'Select',
-    shortcut: 'V',
-
-    hint: 'Drag to select; Ctrl+C / Ctrl+V',
-  },
-];
+export type { ToolId };
 
 /** What a zone brush paints: an existing zone id, or a node created on first paint. */
 export type ZoneChoice = number | 'new';
@@ -115,12 +84,7 @@ export interface EditorViewport {
 }
 
 /** A key press as the editor needs it (from a KeyboardEvent or a test). */
-export interface EditorKey {
-  key: string;
-  ctrl?: boolean;
-  shift?: boolean;
-  alt?: boolean;
-}
+export type EditorKey = KeyPress;
 
 /** Zones that lost tiles to a resize. */
 export interface ResizeReport {
@@ -140,10 +104,6 @@ class RootState extends StateNode {
     SelectTool,
   ];
 }
-
-const SHORTCUTS: Record<string, ToolId> = Object.fromEntries(
-  TOOLS.map((t) => [t.shortcut.toLowerCase(), t.id]),
-);
 
 function initialUi(): EditorUi {
   return {
@@ -314,35 +274,20 @@ export class MapEditor {
     this.root.handle('onCancel');
   }
 
-  /** Handles a shortcut; returns true when it was one (the caller prevents the default). */
+  /**
+   * Handles a key from the map's shortcut list (editorShortcuts.ts); returns true when it acted
+   * (the caller prevents the default).
+   */
   keyDown(k: EditorKey): boolean {
-    const key = k.key.toLowerCase();
-    if (k.ctrl && !k.alt) {
-      if (key === 'z' && !k.shift) return (this.undo(), true);
-      if ((key === 'z' && k.shift) || key === 'y') return (this.redo(), true);
-      // Without a selection / clipboard the browser's own copy and paste stay in charge.
-      if (key === 'c') return this.copy();
-      if (key === 'v') return this.paste();
-      return false;
+    const hit = EDITOR_SHORTCUTS.find((s) => s.keys.some((chord) => matchesChord(chord, k)));
+    return hit ? hit.run(this) : false;
+  }
+  /** Space held: the hand pans until it is released (keyUp), then the tool before comes back. */
+  holdSpace(): void {
+    if (this.spaceFrom === null && this.getUi().tool !== 'hand' && !this.gesture) {
+      this.spaceFrom = this.getUi().tool;
+      this.setTool('hand');
     }
-    if (k.alt) return false;
-    if (key === 'escape') {
-      this.cancel();
-      return true;
-    }
-    if (key === ' ') {
-      if (this.spaceFrom === null && this.getUi().tool !== 'hand' && !this.gesture) {
-        this.spaceFrom = this.getUi().tool;
-        this.setTool('hand');
-      }
-      return true;
-    }
-    const tool = SHORTCUTS[key];
-    if (tool && !k.shift) {
-      this.setTool(tool);
-      return true;
-    }
-    return false;
   }
   keyUp(k: EditorKey): void {
     if (k.key === ' ' && this.spaceFrom !== null) {

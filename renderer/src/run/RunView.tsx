@@ -3,8 +3,9 @@
  * below. Without a watched run it explains what a run is and offers to start one. The map draws
  * the run's own town (runs.scenario), never the library document being edited.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { NoticeSlot } from '../components/Notices';
 import { useStudio } from '../stores/studioStore';
 import { useRun, useRunStore } from './RunProvider';
 import { RunMap } from './RunMap';
@@ -14,6 +15,8 @@ import { StartRunDialog } from './StartRunDialog';
 import { JoinDialog } from './Join';
 import { compact, duration } from './format';
 import { isLive } from './runStore';
+import { RUN_SHORTCUTS } from '../shortcuts/registry';
+import { useShortcuts } from '../shortcuts/useShortcuts';
 
 const SPEEDS: { value: number; label: string }[] = [
   { value: 1, label: '1 step/s' },
@@ -76,6 +79,7 @@ export function RunView() {
               </div>
             )}
             <StatusBar />
+            <NoticeSlot />
             {popover && (
               <ObjectStatePopover
                 address={popover.address}
@@ -304,32 +308,33 @@ function StatusBar() {
   );
 }
 
-/** Space plays/pauses and "." steps, unless the user is typing. */
+/** The run view's shortcuts (shortcuts/registry.ts): Space plays/pauses, "." steps, arrows walk. */
 function useKeyboard() {
   const store = useRunStore();
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement | null;
-      if (target?.closest('input, textarea, select, button, [contenteditable="true"], dialog'))
-        return;
-      if (e.ctrlKey || e.metaKey || e.altKey) return;
-      const s = store.getState();
-      if (!s.open || !s.runId) return;
-      if (e.key === ' ') {
-        e.preventDefault();
-        void s.togglePlay();
-      } else if (e.key === '.') {
-        e.preventDefault();
-        void s.stepOnce();
-      } else if (s.resident && e.key.startsWith('Arrow')) {
-        e.preventDefault();
-        const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[
-          e.key
-        ] as [number, number] | undefined;
-        if (d) void s.nudgeResident(d[0], d[1]);
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [store]);
+  // A focused button keeps Space and Enter for pressing itself.
+  const onControl = (e: KeyboardEvent) => !!(e.target as HTMLElement | null)?.closest('button');
+  const live = () => {
+    const s = store.getState();
+    return s.open && s.runId ? s : null;
+  };
+  useShortcuts(RUN_SHORTCUTS, {
+    'run.togglePlay': (_, e) => {
+      const s = live();
+      if (!s || onControl(e)) return false;
+      void s.togglePlay();
+    },
+    'run.step': () => {
+      const s = live();
+      if (!s) return false;
+      void s.stepOnce();
+    },
+    'run.walk': ({ key }) => {
+      const s = live();
+      const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[
+        key
+      ];
+      if (!s?.resident || !d) return false;
+      void s.nudgeResident(d[0], d[1]);
+    },
+  });
 }

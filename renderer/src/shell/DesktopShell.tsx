@@ -11,14 +11,10 @@ import { studio } from '../api/studio';
 import { TemplateGalleryDialog } from '../components/TemplateGallery';
 import { SettingsDialog } from '../settings/SettingsDialog';
 import { useStudioStore } from '../stores/studioStore';
+import { STUDIO_SHORTCUTS } from '../shortcuts/registry';
+import { isTyping, useShortcuts } from '../shortcuts/useShortcuts';
 import { base64ToBytes } from '../util/base64';
 import { downloadBytes } from '../util/download';
-
-/** True when the focused element edits text: undo/redo then belong to it, not the town. */
-function editingText(): boolean {
-  const el = document.activeElement as HTMLElement | null;
-  return !!el?.closest('input, textarea, select, [contenteditable="true"]');
-}
 
 export function DesktopShell() {
   const store = useStudioStore();
@@ -40,7 +36,8 @@ export function DesktopShell() {
         case 'undo':
         case 'redo':
           // Text fields keep their own native undo; everywhere else it is the town's history.
-          if (editingText()) document.execCommand(command);
+          // Text fields keep their own native undo.
+          if (isTyping(document.activeElement)) document.execCommand(command);
           else if (command === 'undo') store.editor.undo();
           else store.editor.redo();
           return;
@@ -79,16 +76,7 @@ export function DesktopShell() {
     );
   }, [store]);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key === ',') {
-        e.preventDefault();
-        setSettingsOpen(true);
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  useShortcuts(STUDIO_SHORTCUTS, { 'studio.settings': () => setSettingsOpen(true) });
 
   return (
     <>
