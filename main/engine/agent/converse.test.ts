@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { harness } from '../testing/harness';
-import { CHAT_COOLDOWN_GAME_SECONDS, converse } from './converse';
+import { CHAT_COOLDOWN_GAME_SECONDS, conversationSeconds, converse } from './converse';
 import { observe } from './observe';
 import { nextAction, planNewDay } from './plan';
-import { canEngage, decideReaction } from './react';
+import { canEngage, decideReaction, startWaiting } from './react';
 
 describe('reacting and conversing', () => {
   it('a talk decision produces a two-sided conversation and re-plans both agents around it', async () => {
@@ -34,9 +34,24 @@ describe('reacting and conversing', () => {
       'Ada Lin: line 3 about the spring fair',
       'Bo Park: line 4 about the spring fair',
     ]);
+    expect(chat.endedBy).toBe('model');
+    // Its length follows its lines (reverie: characters / 240 per minute): one minute here.
+    expect(conversationSeconds(chat.transcript)).toBe(60);
     const turns = h.model.callsOf('converse.turn');
     expect(turns.map((c) => c.agentId)).toEqual(['ada', 'bo', 'ada', 'bo']);
     expect(turns[3].messages[1].content).toContain('Ada Lin: line 3 about the spring fair');
+    // Each turn sees what the partner is doing and retrieves on the last lines spoken.
+    expect(turns[0].messages[1].content).toContain('You are talking with Bo Park, who is prepare');
+    expect(bo.retrievals.map((r) => r.query)).toContain(
+      [
+        'Ada Lin: line 1 about the spring fair',
+        'Bo Park: line 2 about the spring fair',
+        'Ada Lin: line 3 about the spring fair',
+      ].join('\n'),
+    );
+    // They walk to meet: Ada one tile toward Bo, who stays beside her.
+    expect(ada.path).toEqual([{ x: 2, y: 2 }]);
+    expect(bo.path).toEqual([]);
 
     for (const [self, other] of [
       [ada, bo],
@@ -45,21 +60,21 @@ describe('reacting and conversing', () => {
       expect(self.action).toMatchObject({
         description: `conversing with ${other.name} about the spring fair`,
         withAgent: other.id,
-        endsAt: 120,
+        endsAt: 60,
       });
-      expect(self.chatCooldownUntil[other.id]).toBe(120 + CHAT_COOLDOWN_GAME_SECONDS);
-      expect(self.memory.latest(['chat'], 1)[0].description).toContain(
-        'conversed about the spring fair',
-      );
+      expect(self.chatCooldownUntil[other.id]).toBe(60 + CHAT_COOLDOWN_GAME_SECONDS);
+      const memory = self.memory.latest(['chat'], 1)[0];
+      expect(memory.description).toContain('conversed about the spring fair');
+      expect(memory.filling).toEqual(chat.transcript);
       expect(self.memory.latest(['plan'], 1)[0].description).toBe(
         `For ${self.name}'s planning: remember to bring flowers to the fair`,
       );
       expect(self.tasks[0]).toEqual({
         task: `conversing with ${other.name}`,
         startMinute: 600,
-        minutes: 2,
+        minutes: 1,
       });
-      expect(self.tasks[1].startMinute).toBe(602);
+      expect(self.tasks[1].startMinute).toBe(601);
       expect(
         self.tasks[self.tasks.length - 1].startMinute + self.tasks[self.tasks.length - 1].minutes,
       ).toBe(660);
@@ -71,7 +86,41 @@ describe('reacting and conversing', () => {
     );
 
     // Busy in the chat, and then in the cooldown: no new reaction to each other.
-    expect(canEngage(ada, 60)).toBe(false);
+    expect(canEngage(ada, 30)).toBe(false);
     expect(await decideReaction(ada, h.mind(600), seen, others)).toBeNull();
+
+    // The next conversation's turns are told about this one.
+    h.model.calls.length = 0;
+    await converse(ada, bo, h.mind(9000));
+    expect(h.model.callsOf('converse.turn')[0].messages[1].content).toContain(
+      'Your earlier conversations with Bo Park:\n- Monday February 13, 2023, 10:00: Ada Lin and Bo Park conversed about the spring fair',
+    );
+  });
+
+  it('a wait decision waits where the agent stands and re-plans the rest of the block around it', async () => {
+    const h = await harness();
+    const { ada, bo } = h.agents;
+    const mind = h.mind();
+    for (const a of [ada, bo]) {
+      await planNewDay(a, mind);
+      a.action = await nextAction(a, mind);
+    }
+    h.model.calls.length = 0;
+    await startWaiting(ada, bo, mind);
+    expect(ada.action).toMatchObject({
+      description: 'waiting for Bo Park to finish',
+      withAgent: 'bo',
+      endsAt: bo.action!.endsAt,
+    });
+    expect(ada.path).toEqual([]);
+    const [replan] = h.model.callsOf('plan.decompose');
+    expect(replan.messages[1].content).toContain('Context: waited for Bo Park, who was prepare');
+    expect(ada.tasks[0]).toEqual({
+      task: 'waiting for Bo Park to finish',
+      startMinute: 600,
+      minutes: 15,
+    });
+    expect(ada.tasks[1].startMinute).toBe(615);
+    expect(ada.tasks.at(-1)!.startMinute + ada.tasks.at(-1)!.minutes).toBe(660);
   });
 });

@@ -1,32 +1,47 @@
 /**
  * Dialogue (Park et al. 2023 §4.3.1; reverie `converse.py` `agent_chat_v2`): two agents take
- * turns, each line conditioned on what the speaker recalls about the other and on the
- * transcript, until one ends it or the round limit. Afterwards: one topic label, a chat memory,
- * a planning thought and a memo thought per participant, a cooldown for the pair, and both
- * schedules re-planned around the chat.
+ * turns, each line conditioned on what the speaker recalls for that line (see
+ * {@link turnContext}) and on the transcript, until one ends it or the round limit. Afterwards:
+ * one topic label, a chat memory holding the transcript, a planning thought and a memo thought
+ * per participant, a cooldown for the pair, both schedules re-planned around the chat, and the
+ * two walking to meet.
  */
 import { converseSummaryPrompt } from '../prompts/converseSummary';
 import { converseThoughtsPrompt } from '../prompts/converseThoughts';
 import { converseTurnPrompt } from '../prompts/converseTurn';
 import { importancePrompt } from '../prompts/importance';
-import { costLayerOf, plans } from './ablation';
+import { costLayerOf } from './ablation';
 import type { Agent, CurrentAction } from './Agent';
+import type { SocialEntry } from './costLayerState';
 import { PLAN_EXPIRY_GAME_SECONDS } from './memory';
 import { ask, recall, remember, type Mind } from './mind';
-import { blockAt, decompose } from './plan';
+import { replanAround } from './plan';
 import { refreshSummary, updateAfterChat } from './socialMemory';
 
 /** Most lines in one conversation: reverie's 8 rounds of both speakers. */
 export const MAX_CHAT_UTTERANCES = 16;
-/** Memories recalled per utterance (ARCHITECTURE §9: 15). */
+/** Memories recalled per utterance (ARCHITECTURE §9: 15), shared by the turn's focal points. */
 export const MEMORIES_PER_UTTERANCE = 15;
+/** Lines of the transcript a turn retrieves on (reverie `agent_chat_v2`: the last 4). */
+export const FOCAL_LINES = 4;
+/** Earlier chats with the partner shown to a turn, newest first. */
+export const EARLIER_CHATS = 3;
 /**
  * No new chat between the same pair for this long, game seconds: the reference's ~800 steps
  * of 10 s (`chatting_with_buffer`), kept in game time so it holds at any step length.
  */
 export const CHAT_COOLDOWN_GAME_SECONDS = 8_000;
-/** Game time one spoken line takes, seconds (a ~15-word line at conversational pace). */
-export const CHAT_SECONDS_PER_UTTERANCE = 30;
+/**
+ * Characters of transcript spoken per game minute: reverie `_chat_react` sets a chat's length
+ * to ceil(characters / 8 / 30) minutes.
+ */
+export const CHAT_CHARACTERS_PER_MINUTE = 240;
+
+/** How long `lines` ("Name: words") take to say, game seconds (whole minutes, at least one). */
+export function conversationSeconds(lines: readonly string[]): number {
+  const characters = lines.reduce((sum, l) => sum + l.length + 1, 0);
+  return Math.max(1, Math.ceil(characters / CHAT_CHARACTERS_PER_MINUTE)) * 60;
+}
 
 /** A finished conversation. */
 export interface Conversation {
@@ -37,30 +52,90 @@ export interface Conversation {
   /** Game seconds since run start. */
   startedAt: number;
   endsAt: number;
+  /**
+   * Who ended it: a speaker set "end" ("model"), or the line limit ran out ("cap"). Absent in
+   * older logs and for a resident's exchanges, which the user ends by walking away.
+   */
+  endedBy?: 'model' | 'cap';
+}
+
+/**
+ * What one line of `speaker` to `listener` is conditioned on (reverie `agent_chat_v2`, once per
+ * utterance): memories retrieved on the partner and what they are doing and on the last lines
+ * spoken, the partner's current activity, and earlier chats with them. With social memory on
+ * (AGA), the speaker's relationship, feeling and summary of the partner come too, and of the
+ * retrieved memories only those the summary does not cover yet are passed, as new events.
+ * `view` is the speaker's social entry, brought up to date once per conversation.
+ */
+export async function turnContext(
+  mind: Mind,
+  speaker: Agent,
+  listener: Agent,
+  transcript: readonly string[],
+  view: SocialEntry | null,
+): Promise<
+  Pick<
+    Parameters<typeof converseTurnPrompt>[1],
+    'memories' | 'social' | 'partnerActivity' | 'earlierChats'
+  >
+> {
+  const partnerActivity = listener.activityLabel();
+  const lastLines = transcript.slice(-FOCAL_LINES).join('\n');
+  const focal = [`${listener.name} is ${partnerActivity}`, ...(lastLines ? [lastLines] : [])];
+  const perFocal = Math.ceil(MEMORIES_PER_UTTERANCE / focal.length);
+  const seen = new Set<string>();
+  const retrieved = [];
+  for (const query of focal) {
+    for (const m of await recall(mind, speaker, query, perFocal)) {
+      if (seen.has(m.id)) continue;
+      seen.add(m.id);
+      retrieved.push(m);
+    }
+  }
+  const covered = new Set(view?.sources ?? []);
+  const earlierChats = speaker.memory.nodes
+    .filter((m) => m.kind === 'chat' && m.object === listener.name)
+    .slice(-EARLIER_CHATS)
+    .reverse()
+    .map((m) => `${mind.clock.label(m.createdAt)}: ${m.description}`);
+  return {
+    memories: retrieved
+      .filter((m) => !covered.has(m.id))
+      .slice(0, MEMORIES_PER_UTTERANCE)
+      .map((m) => m.description),
+    partnerActivity,
+    earlierChats,
+    ...(view ? { social: view } : {}),
+  };
 }
 
 /**
  * Runs a whole conversation started by `a` with `b` at `mind.now` and applies its aftermath to
- * both: memories, thoughts, cooldowns, chat actions and re-planned tasks. The two agents stay
- * where they stand (both are in one arena, since `a` saw `b`).
+ * both: memories (the chat memory keeps the transcript), thoughts, cooldowns, chat actions,
+ * re-planned tasks, and a walk to meet halfway (reverie: each walks to the middle of the path
+ * between them).
  */
 export async function converse(a: Agent, b: Agent, mind: Mind): Promise<Conversation> {
   const transcript: string[] = [];
   const place = mind.world.addressAt(a.tile, 'arena') ?? mind.world.worldName;
-  // Social memory: each speaker's view of the other, brought up to date once per conversation.
+  // Social memory: each speaker's summary of the other, brought up to date once per
+  // conversation; each turn adds what its own retrieval finds beyond it.
   const social = costLayerOf(mind).socialMemory
     ? new Map([
         [a.id, await refreshSummary(a, b, mind)],
         [b.id, await refreshSummary(b, a, mind)],
       ])
     : null;
+  let endedBy: Conversation['endedBy'] = 'cap';
   for (let i = 0; i < MAX_CHAT_UTTERANCES; i++) {
     const [speaker, listener] = i % 2 === 0 ? [a, b] : [b, a];
-    const last = transcript[transcript.length - 1] ?? '';
-    const view = social?.get(speaker.id);
-    const memories = view
-      ? []
-      : await recall(mind, speaker, `${listener.name} ${last}`.trim(), MEMORIES_PER_UTTERANCE);
+    const context = await turnContext(
+      mind,
+      speaker,
+      listener,
+      transcript,
+      social?.get(speaker.id) ?? null,
+    );
     const turn = await ask(
       mind,
       speaker,
@@ -68,27 +143,29 @@ export async function converse(a: Agent, b: Agent, mind: Mind): Promise<Conversa
         now: mind.clock.label(mind.now),
         place,
         partnerName: listener.name,
-        memories: memories.map((m) => m.description),
         transcript,
-        ...(view ? { social: view } : {}),
+        ...context,
       }),
     );
     transcript.push(`${speaker.name}: ${turn.utterance}`);
-    if (turn.end) break;
+    if (turn.end) {
+      endedBy = 'model';
+      break;
+    }
   }
   const { topic } = await ask(
     mind,
     a,
     converseSummaryPrompt({ names: [a.name, b.name], transcript }),
   );
-  const endsAt =
-    mind.now + Math.max(mind.clock.secondsPerStep, transcript.length * CHAT_SECONDS_PER_UTTERANCE);
+  const endsAt = mind.now + Math.max(mind.clock.secondsPerStep, conversationSeconds(transcript));
   const conversation: Conversation = {
     participants: [a.id, b.id],
     transcript,
     topic,
     startedAt: mind.now,
     endsAt,
+    endedBy,
   };
   for (const [self, other] of [
     [a, b],
@@ -96,7 +173,24 @@ export async function converse(a: Agent, b: Agent, mind: Mind): Promise<Conversa
   ] as const) {
     await afterChat(self, other, mind, conversation, place);
   }
+  meetHalfway(a, b, mind.world);
   return conversation;
+}
+
+/**
+ * Sets both agents walking to the middle of the shortest path between them (reverie
+ * `execute.py` for a `<persona>` address): `a` to the middle tile, `b` to the one after it,
+ * so they stand side by side rather than on one tile. Agents one step apart stay put.
+ */
+export function meetHalfway(a: Agent, b: Agent, world: Mind['world']): void {
+  a.path = [];
+  b.path = [];
+  const route = world.findPath(a.tile, b.tile);
+  if (route.kind !== 'path' || route.path.length <= 2) return;
+  const tiles = route.path;
+  const middle = Math.floor((tiles.length - 1) / 2);
+  a.path = tiles.slice(1, middle + 1);
+  b.path = tiles.slice(middle + 1, tiles.length - 1).reverse();
 }
 
 async function afterChat(
@@ -128,6 +222,7 @@ async function afterChat(
       predicate: 'chat with',
       object: other.name,
       expiresAt,
+      filling: chat.transcript,
     },
     {
       kind: 'plan',
@@ -163,47 +258,10 @@ async function afterChat(
     withAgent: other.id,
   };
   self.action = action;
-  self.path = [];
-  await replanAroundChat(self, mind, chat, other);
-}
-
-/**
- * Re-plans the rest of the current decomposition window after a chat (reverie
- * `_create_react` → `generate_new_decomp_schedule`): the tasks before the chat stay, the chat
- * takes its time, and the remaining minutes are decomposed again with the chat as context.
- */
-async function replanAroundChat(self: Agent, mind: Mind, chat: Conversation, other: Agent) {
-  // Without planning there is no decomposition to revise: the next moment decides afresh.
-  if (!plans(mind)) return;
-  const { clock } = mind;
-  const startMinute = clock.minuteOfDay(chat.startedAt);
-  const endMinute = Math.ceil(startMinute + (chat.endsAt - chat.startedAt) / 60);
-  const block = blockAt(self, startMinute);
-  const lastTask = self.tasks[self.tasks.length - 1];
-  const windowEnd =
-    lastTask && lastTask.startMinute + lastTask.minutes > startMinute
-      ? lastTask.startMinute + lastTask.minutes
-      : block.startMinute + block.minutes;
-  const before = self.tasks
-    .filter((t) => t.startMinute < startMinute)
-    .map((t) => ({ ...t, minutes: Math.min(t.minutes, Math.floor(startMinute) - t.startMinute) }))
-    .filter((t) => t.minutes > 0);
-  const chatTask = {
+  await replanAround(self, mind, {
     task: `conversing with ${other.name}`,
-    startMinute: Math.floor(startMinute),
-    minutes: endMinute - Math.floor(startMinute),
-  };
-  if (block.asleep || endMinute >= windowEnd) {
-    self.tasks = [...before, chatTask];
-    return;
-  }
-  const after = await decompose(
-    self,
-    mind,
-    block.activity,
-    endMinute,
-    windowEnd - endMinute,
-    `just talked with ${other.name} about ${chat.topic}`,
-  );
-  self.tasks = [...before, chatTask, ...after];
+    startedAt: chat.startedAt,
+    endsAt: chat.endsAt,
+    context: `just talked with ${other.name} about ${chat.topic}`,
+  });
 }

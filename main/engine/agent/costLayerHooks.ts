@@ -19,6 +19,8 @@ export type CostLayerNote =
       reason: 'none' | 'similarity' | 'condition';
     }
   | { kind: 'policy.stored'; agentId: string; plan: string; policyId: string }
+  /** A recorded decomposition that did not work (an action's place was unreachable). */
+  | { kind: 'policy.dropped'; agentId: string; plan: string; reason: 'unreachable' }
   /** The cross-run store could not take a new policy (the run keeps it). */
   | { kind: 'policy.unsaved'; agentId: string; policyId: string; error: string }
   | { kind: 'action.cached'; agentId: string; task: string }

@@ -40,12 +40,16 @@ export const policyRunSchema = z.object({
   plan: z.string(),
   embedding: z.array(z.number()),
   day: z.number().int(),
+  /** The schedule block decomposed, `<day>@<startMinute>` (absent in older snapshots). */
+  block: z.string().default(''),
   tasks: z.array(
     z.object({
       task: z.string(),
       startMinute: z.number(),
       minutes: z.number(),
       action: actionChoiceSchema.nullable(),
+      /** The action was started and its place reached by a path (absent: older snapshots). */
+      done: z.boolean().default(false),
     }),
   ),
   condition: z.array(policyConditionSchema),
@@ -71,10 +75,19 @@ export const agentCostStateSchema = z.object({
   policyRun: policyRunSchema.nullable().default(null),
   /** Exact-input key → the `action` answer given for it. */
   actionCache: z.record(z.string(), actionChoiceSchema).default({}),
+  /**
+   * Policies stored or reused while decomposing one schedule block: a second decomposition of
+   * the same block (the rest of it, after a re-plan) may not reuse them — that would count the
+   * block's own plan as a saving.
+   */
+  blockPolicies: z
+    .object({ block: z.string(), ids: z.array(z.string()) })
+    .nullable()
+    .default(null),
 });
 export type AgentCostState = z.infer<typeof agentCostStateSchema>;
 
 /** The state of an agent that has used no part of the cost layer yet. */
 export function emptyCostState(): AgentCostState {
-  return { social: {}, policies: [], policyRun: null, actionCache: {} };
+  return { social: {}, policies: [], policyRun: null, actionCache: {}, blockPolicies: null };
 }

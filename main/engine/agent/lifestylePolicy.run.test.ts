@@ -16,20 +16,32 @@ import { FilePolicyStore, policyKey } from './policyStore';
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'cost-run-'));
 const ON = runConditionsSchema.parse({ costLayer: COST_LAYER_ON });
-/** Four game hours at one minute per step, from 10:00. */
-const STEPS = 240;
+/** Six game hours at one minute per step, from 10:00. */
+const STEPS = 360;
 
-/** The town working the same job all day, as a routine life does. */
-const routine = () => ({
-  ...townScript(),
-  'plan.hourly': () => ({
-    schedule: [
-      { activity: 'work at the cafe', hours: 4, asleep: false },
-      { activity: 'work at the cafe', hours: 4, asleep: false },
-      { activity: 'read at home', hours: 4, asleep: false },
-    ],
-  }),
-});
+/**
+ * The town working the same job all day, as a routine life does: the 11:00 block is
+ * decomposed and carried out by 15:00, when the next block of the same job can reuse it. Each
+ * agent talks at its first reaction only, so later chats do not interrupt the blocks.
+ */
+const routine = () => {
+  const talked = new Set<string>();
+  return {
+    ...townScript(),
+    'plan.hourly': () => ({
+      schedule: [
+        { activity: 'work at the cafe', hours: 4, asleep: false },
+        { activity: 'work at the cafe', hours: 4, asleep: false },
+        { activity: 'work at the cafe', hours: 4, asleep: false },
+      ],
+    }),
+    react: (request: { agentId?: string }) => {
+      const first = !talked.has(request.agentId ?? '');
+      talked.add(request.agentId ?? '');
+      return { decision: first ? 'talk' : 'continue' };
+    },
+  };
+};
 
 async function run(conditions = BASELINE_CONDITIONS, store?: FilePolicyStore) {
   const model = new ScriptedModel(routine());

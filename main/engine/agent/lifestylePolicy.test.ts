@@ -8,13 +8,14 @@ import type { Agent } from './Agent';
 import type { CostLayerNote } from './costLayerHooks';
 import type { LifestylePolicy } from './costLayerState';
 import type { Mind } from './mind';
+import { settleAction } from './lifestylePolicy';
 import { nextAction, planNewDay } from './plan';
 import { FilePolicyStore, policyKey } from './policyStore';
 
 const STOVE = 'Town:cafe:kitchen:stove';
 const conditions = runConditionsSchema.parse({ costLayer: COST_LAYER_ON });
 
-/** The same activity all day, so the 11:00 window asks to decompose what 10:00 did. */
+/** The same activity in two blocks, so the 11:00 block asks to decompose what 10:00 did. */
 const sameAllDay = {
   'plan.hourly': () => ({
     schedule: [
@@ -39,11 +40,17 @@ async function setup(script = {}) {
   return { h, ada, mind, notes, stored };
 }
 
-/** Runs Ada through the 15-minute tasks of one hour starting at game second `from`. */
-async function actHour(ada: Agent, mind: (now: number) => Mind, from: number) {
-  for (let t = from; t < from + 3600; t += 900) {
+/**
+ * Runs Ada through `hours` game hours from game second `from`, a look every 15 minutes; each new
+ * action is carried out (reachable), as the run reports it.
+ */
+async function actFor(ada: Agent, mind: (now: number) => Mind, from: number, hours = 1) {
+  for (let t = from; t < from + hours * 3600; t += 900) {
     const action = await nextAction(ada, mind(t));
-    if (action) ada.action = action;
+    if (action) {
+      ada.action = action;
+      settleAction(ada, mind(t), true);
+    }
   }
 }
 
@@ -53,7 +60,7 @@ describe('lifestyle policy', () => {
   it('stores a completed decomposition with its actions and object condition, then reuses it', async () => {
     const { h, ada, mind, notes, stored } = await setup();
     const before = h.model.calls.length;
-    await actHour(ada, mind, 0);
+    await actFor(ada, mind, 0);
     expect(fnsSince(h, before)).toEqual(['plan.decompose', 'action', 'action', 'action', 'action']);
     expect(stored).toHaveLength(1);
     const [policy] = stored;
@@ -68,15 +75,16 @@ describe('lifestyle policy', () => {
     expect(policy.condition).toEqual([{ object: STOVE, state: 'idle' }]);
     expect(ada.costLayer.policies).toEqual([policy]);
 
-    // 11:00, same activity, stove still idle: no decomposition and no action calls.
+    // 11:00, a new block with the same activity, stove still idle: its four hours need no
+    // decomposition and no action calls; the stored tasks are stretched over the block.
     const reuseFrom = h.model.calls.length;
-    await actHour(ada, mind, 3600);
+    await actFor(ada, mind, 3600, 4);
     expect(fnsSince(h, reuseFrom)).toEqual([]);
     expect(ada.tasks.map((t) => [t.task, t.startMinute])).toEqual([
       ['prepare the counter', 660],
-      ['serve customers', 675],
-      ['wash cups', 690],
-      ['tidy the tables', 705],
+      ['serve customers', 720],
+      ['wash cups', 780],
+      ['tidy the tables', 840],
     ]);
     expect(ada.action).toMatchObject({ description: 'tidy the tables', objectAddress: STOVE });
     expect(notes.filter((n) => n.kind.startsWith('policy'))).toEqual([
@@ -96,7 +104,7 @@ describe('lifestyle policy', () => {
 
   it('asks the model when the condition fails: an object it used is in another state', async () => {
     const { h, ada, mind, notes } = await setup();
-    await actHour(ada, mind, 0);
+    await actFor(ada, mind, 0);
     ada.action = null; // Ada is not the one holding the stove now
     h.world.setObjectState(STOVE, 'being repaired');
     const from = h.model.calls.length;
@@ -114,7 +122,7 @@ describe('lifestyle policy', () => {
 
   it('holds the condition when the agent itself holds the object', async () => {
     const { h, ada, mind } = await setup();
-    await actHour(ada, mind, 0);
+    await actFor(ada, mind, 0);
     h.world.setObjectState(STOVE, 'in use'); // by Ada's own last action
     const from = h.model.calls.length;
     await nextAction(ada, mind(3600));
@@ -130,9 +138,9 @@ describe('lifestyle policy', () => {
         ],
       }),
     });
-    await actHour(ada, mind, 0);
+    await actFor(ada, mind, 0);
     const from = h.model.calls.length;
-    await actHour(ada, mind, 3600);
+    await actFor(ada, mind, 3600, 4);
     // A new decomposition, but its four tasks (same text, same place, same offered places)
     // were answered before: no action call.
     expect(fnsSince(h, from)).toEqual(['plan.decompose']);
@@ -144,7 +152,7 @@ describe('lifestyle policy', () => {
 
   it('ignores stored policies from an embedder of another size', async () => {
     const { h, ada, mind, notes } = await setup();
-    await actHour(ada, mind, 0);
+    await actFor(ada, mind, 0);
     for (const p of ada.costLayer.policies) p.embedding = [...p.embedding, 0];
     const from = h.model.calls.length;
     await nextAction(ada, mind(3600));
@@ -164,14 +172,49 @@ describe('lifestyle policy', () => {
     expect(stored).toHaveLength(0);
   });
 
+  it('never reuses a policy for the block it came from: the rest of that block asks the model', async () => {
+    const { h, ada, mind, notes, stored } = await setup();
+    await actFor(ada, mind, 0); // 10:00–11:00: all four tasks of the 10:00 block
+    expect(stored).toHaveLength(1);
+    ada.tasks = []; // e.g. the rest of the block re-planned
+    ada.action = null;
+    const from = h.model.calls.length;
+    await nextAction(ada, mind(50 * 60));
+    expect(fnsSince(h, from)).toEqual(['plan.decompose']);
+    expect(notes.filter((n) => n.kind.startsWith('policy')).at(-1)).toMatchObject({
+      kind: 'policy.miss',
+      reason: 'none',
+    });
+    // The next block may reuse it.
+    await nextAction(ada, mind(3600));
+    expect(notes.filter((n) => n.kind.startsWith('policy')).at(-1)).toMatchObject({
+      kind: 'policy.hit',
+      policyId: stored[0].id,
+    });
+  });
+
+  it('stores no policy from a decomposition whose action could not be carried out', async () => {
+    const { ada, mind, notes, stored } = await setup();
+    for (const [i, t] of [0, 900, 1800, 2700].entries()) {
+      ada.action = await nextAction(ada, mind(t));
+      // The third task's place cannot be reached.
+      settleAction(ada, mind(t), i !== 2);
+    }
+    expect(stored).toHaveLength(0);
+    expect(ada.costLayer.policies).toEqual([]);
+    expect(notes.filter((n) => n.kind === 'policy.dropped')).toEqual([
+      { kind: 'policy.dropped', agentId: 'ada', plan: 'work at the cafe', reason: 'unreachable' },
+    ]);
+  });
+
   it('does nothing of this with the lifestyle policy off', async () => {
     const h = await harness(sameAllDay);
     const ada = h.agents.ada;
     const mind = (now: number) => h.mind(now);
     await planNewDay(ada, mind(0));
     const from = h.model.calls.length;
-    await actHour(ada, mind, 0);
-    await actHour(ada, mind, 3600);
+    await actFor(ada, mind, 0);
+    await actFor(ada, mind, 3600, 4);
     expect(fnsSince(h, from).filter((f) => f === 'plan.decompose')).toHaveLength(2);
     expect(fnsSince(h, from).filter((f) => f === 'action')).toHaveLength(8);
     expect(ada.costLayer.policies).toEqual([]);

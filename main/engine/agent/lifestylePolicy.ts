@@ -7,9 +7,12 @@
  * still exists, is in a known place, and is in the state it was in — or is held by the agent
  * itself), the decomposition and its actions are reused without a model call.
  *
- * A decomposition becomes a policy once every one of its tasks got an action ("successful");
- * one interrupted (a chat re-plans the window) is dropped. The `action` calls themselves are
- * also cached by exact input (task, current place, offered places).
+ * A decomposition becomes a policy once every one of its tasks was carried out ("successful"):
+ * its action was started and the place it names was reachable (the run reports each outcome
+ * through {@link settleAction}). One interrupted (a chat re-plans the block) or with an
+ * unreachable place is dropped. A policy is never reused for the block it came from (see
+ * `blockPolicies`). The `action` calls themselves are also cached by exact input (task,
+ * current place, offered places).
  *
  * Determinism: policies live in the agent's snapshot and a run starts from the copy of the
  * store it was created with (`policies.json` in the run directory), so resume and replay make
@@ -65,23 +68,38 @@ export function conditionHolds(
   });
 }
 
+/** Notes that `policyId` was stored or reused for `block`, so that block cannot reuse it. */
+function markBlockPolicy(agent: Agent, block: string, policyId: string): void {
+  const current = agent.costLayer.blockPolicies;
+  if (current?.block === block) {
+    if (!current.ids.includes(policyId)) current.ids.push(policyId);
+  } else {
+    agent.costLayer.blockPolicies = { block, ids: [policyId] };
+  }
+}
+
 /**
  * Finds the most similar stored policy for `plan` whose condition holds. `known` are the
- * agent's known locations as the `action` prompt offers them.
+ * agent's known locations as the `action` prompt offers them; `block` is the schedule block
+ * being decomposed, whose own policies are left out.
  */
 export async function lookupPolicy(
   agent: Agent,
   mind: Mind,
   plan: string,
   known: readonly string[],
+  block: string,
 ): Promise<PolicyLookup> {
   const [vector] = await mind.embedder.embed([plan]);
   const embedding = storedEmbedding(vector);
   const threshold = costLayerOf(mind).policySimilarity;
+  const own = agent.costLayer.blockPolicies;
+  const sameBlock = new Set(own?.block === block ? own.ids : []);
   const ranked = agent.costLayer.policies
     // Policies embedded by a model of another size (the store outlives embedder changes)
     // cannot be compared; they are left alone.
     .filter((policy) => policy.embedding.length === embedding.length)
+    .filter((policy) => !sameBlock.has(policy.id))
     .map((policy) => ({ policy, similarity: cosine(embedding, policy.embedding) }))
     .sort((x, y) => y.similarity - x.similarity);
   if (ranked.length === 0) return { hit: false, embedding, similarity: null, reason: 'none' };
@@ -108,6 +126,7 @@ export function startReuse(
   embedding: number[],
   day: number,
   tasks: readonly Task[],
+  block: string,
 ): void {
   agent.costLayer.policyRun = {
     mode: 'reuse',
@@ -115,9 +134,11 @@ export function startReuse(
     plan: policy.plan,
     embedding,
     day,
-    tasks: tasks.map((t, i) => ({ ...t, action: policy.tasks[i].action })),
+    block,
+    tasks: tasks.map((t, i) => ({ ...t, action: policy.tasks[i].action, done: false })),
     condition: policy.condition,
   };
+  markBlockPolicy(agent, block, policy.id);
 }
 
 /** Starts recording the model's decomposition `tasks` of `plan` as a candidate policy. */
@@ -127,6 +148,7 @@ export function startRecording(
   embedding: number[],
   day: number,
   tasks: readonly Task[],
+  block: string,
 ): void {
   agent.costLayer.policyRun = {
     mode: 'record',
@@ -134,7 +156,8 @@ export function startRecording(
     plan,
     embedding,
     day,
-    tasks: tasks.map((t) => ({ ...t, action: null })),
+    block,
+    tasks: tasks.map((t) => ({ ...t, action: null, done: false })),
     condition: [],
   };
 }
@@ -166,8 +189,8 @@ export function reusedAction(
 }
 
 /**
- * Records the action chosen for `task` in the decomposition being recorded; when every task
- * has one, stores the policy on the agent, reports it, and returns it.
+ * Records the action chosen for `task` in the decomposition being recorded; the policy is
+ * stored once every task has been carried out ({@link settleAction}).
  */
 export function recordAction(
   agent: Agent,
@@ -176,11 +199,11 @@ export function recordAction(
   day: number,
   choice: ActionChoice,
   objectAddress: string | null,
-): LifestylePolicy | null {
+): void {
   const run = agent.costLayer.policyRun;
-  if (run?.mode !== 'record') return null;
+  if (run?.mode !== 'record') return;
   const slot = slotOf(run, task, day);
-  if (!slot) return null;
+  if (!slot) return;
   slot.action = choice;
   // The first use of an object sets the condition; later uses in the same decomposition find
   // it in the state the agent itself put it in.
@@ -188,7 +211,36 @@ export function recordAction(
     const state = mind.world.objectState(objectAddress);
     if (state !== undefined) run.condition.push({ object: objectAddress, state });
   }
-  if (!run.tasks.every((t) => t.action)) return null;
+}
+
+/**
+ * What became of the action the agent just started (its `taskKey` names the task): carried
+ * out when its place was `reachable`. An unreachable action ends the decomposition being
+ * recorded or replayed (it did not work: not stored, not reused further). When every task of
+ * a recorded decomposition was carried out, stores the policy on the agent, reports it and
+ * returns it.
+ */
+export function settleAction(agent: Agent, mind: Mind, reachable: boolean): LifestylePolicy | null {
+  const run = agent.costLayer.policyRun;
+  const action = agent.action;
+  if (!run || !action) return null;
+  const [day, minute] = action.taskKey.split('@').map(Number);
+  const slot = slotOf(run, { task: action.description, startMinute: minute, minutes: 0 }, day);
+  if (!slot?.action) return null;
+  if (!reachable) {
+    if (run.mode === 'record') {
+      mind.costLayer?.note({
+        kind: 'policy.dropped',
+        agentId: agent.id,
+        plan: run.plan,
+        reason: 'unreachable',
+      });
+    }
+    agent.costLayer.policyRun = null;
+    return null;
+  }
+  slot.done = true;
+  if (run.mode !== 'record' || !run.tasks.every((t) => t.done)) return null;
   const tasks = run.tasks.map((t) => ({ task: t.task, minutes: t.minutes, action: t.action! }));
   const policy: LifestylePolicy = {
     id: createHash('sha256')
@@ -202,6 +254,7 @@ export function recordAction(
     storedAt: mind.clock.label(mind.now),
   };
   agent.costLayer.policyRun = null;
+  markBlockPolicy(agent, run.block, policy.id);
   if (agent.costLayer.policies.some((p) => p.id === policy.id)) return null;
   agent.costLayer.policies.push(policy);
   if (agent.costLayer.policies.length > POLICY_LIMIT) agent.costLayer.policies.shift();

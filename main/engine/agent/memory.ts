@@ -62,6 +62,8 @@ export interface MemoryNode {
   readonly depth: number;
   /** Game seconds since run start after which the memory is stale, or null for never. */
   readonly expiresAt: number | null;
+  /** What the memory holds beyond its description: a chat's transcript lines (reverie `filling`). */
+  readonly filling: readonly string[];
 }
 
 /** What a caller supplies to add a memory; the stream assigns id, row, depth and access time. */
@@ -79,6 +81,7 @@ export interface NewMemory {
   keywords?: readonly string[];
   evidence?: readonly MemoryId[];
   expiresAt?: number | null;
+  filling?: readonly string[];
 }
 
 const nodeMetaSchema = z.object({
@@ -95,6 +98,8 @@ const nodeMetaSchema = z.object({
   evidence: z.array(z.string().regex(MEMORY_ID)),
   depth: z.number().int().min(0),
   expiresAt: z.number().finite().nullable(),
+  /** Absent in snapshots from before chats kept their transcript. */
+  filling: z.array(z.string()).default([]),
 });
 
 /** The JSON half of a snapshot; `embeddings` (rows × dims float32) travels as a binary file. */
@@ -209,6 +214,7 @@ export class MemoryStream {
       evidence: evidence.map((e) => e.id),
       depth,
       expiresAt: input.expiresAt ?? null,
+      filling: [...(input.filling ?? [])],
     };
     this.list.push(node);
     this.byId.set(node.id, node);
@@ -250,6 +256,7 @@ export class MemoryStream {
           evidence: [...n.evidence],
           depth: n.depth,
           expiresAt: n.expiresAt,
+          filling: [...n.filling],
         })),
       },
       embeddings: this.embeddings.slice(),

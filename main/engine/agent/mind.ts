@@ -64,11 +64,16 @@ export interface MemoryDraft {
   object?: string;
   evidence?: readonly MemoryId[];
   expiresAt?: number | null;
+  /** A chat's transcript lines. */
+  filling?: readonly string[];
 }
 
 /**
- * Embeds and appends memories to the agent's stream, in order, at `mind.now`, and adds their
- * importance to the agent's reflection counter (Park et al. §4.2 sums all new memories).
+ * Embeds and appends memories to the agent's stream, in order, at `mind.now`. Only perceived
+ * events (observations) add their importance to the agent's reflection counter: Park et al.
+ * §4.2 reflect "when the sum of the importance scores for the latest events perceived by the
+ * agents exceeds a threshold", and reverie's `perceive.py` is the only place that lowers
+ * `importance_trigger_curr` — plans, chats, whispers and insights do not count.
  */
 export async function remember(
   mind: Mind,
@@ -78,7 +83,7 @@ export async function remember(
   if (drafts.length === 0) return [];
   const vectors = await mind.embedder.embed(drafts.map((d) => d.description));
   return drafts.map((d, i) => {
-    agent.importanceSinceReflection += d.importance;
+    if (d.kind === 'observation') agent.importanceSinceReflection += d.importance;
     return agent.memory.add({
       ...d,
       createdAt: mind.now,
@@ -90,28 +95,38 @@ export async function remember(
 
 /**
  * The `k` memories of the agent most worth recalling for `query` (Park et al. §4.1 retrieval).
+ * "… is idle" observations are never candidates (reverie `new_retrieve` skips every node whose
+ * embedding key contains "idle"): they are the most frequent and least telling memories.
  * The retrieval and its scores are kept on the agent for the inspector (`agent.retrievals`).
  * `touch: false` leaves the agent exactly as it was — access times and traces alike
- * (interviews that must not change the agent).
+ * (interviews that must not change the agent). `include` narrows the candidates further
+ * (interview memory-access ablations).
  */
 export async function recall(
   mind: Mind,
   agent: Agent,
   query: string,
   k: number,
-  options: { touch?: boolean } = {},
+  options: { touch?: boolean; include?: (node: MemoryNode) => boolean } = {},
 ): Promise<MemoryNode[]> {
   if (agent.memory.size === 0) return [];
   const [vector] = await mind.embedder.embed([query]);
   const touch = options.touch ?? true;
+  const { include } = options;
   const retrieved = retrieve(agent.memory, vector, {
     now: mind.now,
     k,
     weights: agent.retrievalWeights,
     touch,
+    include: (node) => !isIdleMemory(node) && (!include || include(node)),
   });
   if (touch) traceRetrieval(mind, agent, query, retrieved);
   return retrieved.map((r) => r.node);
+}
+
+/** True for an "… is idle" observation (agent or object), see {@link recall}. */
+export function isIdleMemory(node: Pick<MemoryNode, 'kind' | 'predicate' | 'object'>): boolean {
+  return node.kind === 'observation' && node.predicate === 'is' && node.object === 'idle';
 }
 
 /** Puts a retrieval at the front of the agent's traces, dropping the oldest beyond the cap. */

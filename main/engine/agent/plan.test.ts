@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { enumOf } from '../testing/ScriptedModel';
 import { harness } from '../testing/harness';
-import { knownLocations, layoutSchedule, nextAction, planNewDay, SLEEP_ACTIVITY } from './plan';
+import { buildTestScenario } from '../testing/testTown';
+import { TileWorld } from '../world/TileWorld';
+import {
+  BED_SLEEPING_STATE,
+  knownLocations,
+  layoutSchedule,
+  layoutTasks,
+  nextAction,
+  planNewDay,
+  SLEEP_ACTIVITY,
+} from './plan';
 
 describe('planning', () => {
   it('plans a new day once: wake hour, broad plan, hourly schedule fitted to the whole day', async () => {
@@ -59,7 +69,67 @@ describe('planning', () => {
     expect(await nextAction(ada, h.mind(14 * 60))).toBeNull();
   });
 
-  it('sleeps in the living area without a model call', async () => {
+  it('decomposes a whole schedule block once, for its whole length (reverie generate_task_decomp)', async () => {
+    const h = await harness();
+    const ada = h.agents.ada;
+    await planNewDay(ada, h.mind());
+    h.model.calls.length = 0;
+    // 11:00–15:00 is one block, "lunch and errands": one decomposition for all 240 minutes.
+    for (let t = 3600; t < 5 * 3600; t += 600) {
+      const action = await nextAction(ada, h.mind(t));
+      if (action) ada.action = action;
+    }
+    const decompositions = h.model.callsOf('plan.decompose');
+    expect(decompositions).toHaveLength(1);
+    expect(decompositions[0].messages[1].content).toContain(
+      'From 11:00, for 240 minutes, you are: lunch and errands.',
+    );
+    // The model's four 15-minute tasks are stretched over the block in proportion.
+    expect(ada.tasks.map((t) => [t.task, t.startMinute, t.minutes])).toEqual([
+      ['prepare the counter', 660, 60],
+      ['serve customers', 720, 60],
+      ['wash cups', 780, 60],
+      ['tidy the tables', 840, 60],
+    ]);
+    expect(h.model.callsOf('action')).toHaveLength(4);
+  });
+
+  it('lays tasks over a block: cut when too long, stretched in 5-minute units when short', () => {
+    const tasks = [
+      { task: 'a', minutes: 10 },
+      { task: 'b', minutes: 5 },
+      { task: 'c', minutes: 15 },
+    ];
+    expect(layoutTasks(tasks, 600, 20).map((t) => [t.task, t.minutes])).toEqual([
+      ['a', 10],
+      ['b', 5],
+      ['c', 5],
+    ]);
+    expect(layoutTasks(tasks, 600, 95).map((t) => [t.task, t.startMinute, t.minutes])).toEqual([
+      ['a', 600, 30],
+      ['b', 630, 15],
+      ['c', 645, 50],
+    ]);
+  });
+
+  it('sleeps in the bed of its living area, marking the bed as slept in', async () => {
+    const scenario = buildTestScenario();
+    scenario.tree.sectors[0].arenas[1].objects[0].name = 'bed'; // the dining table
+    const h = await harness();
+    const world = TileWorld.fromScenario(scenario);
+    const ada = h.agents.ada;
+    ada.identity = { ...ada.identity, livingArea: 'Town:cafe:dining' };
+    await planNewDay(ada, h.mind(0, { world }));
+    const night = h.clock.gameSecondsOf(0, 23 * 60 + 30);
+    expect(await nextAction(ada, h.mind(night, { world }))).toMatchObject({
+      description: SLEEP_ACTIVITY,
+      address: 'Town:cafe:dining:bed',
+      objectAddress: 'Town:cafe:dining:bed',
+      objectState: BED_SLEEPING_STATE,
+    });
+  });
+
+  it('sleeps in the living area without a model call when it has no bed', async () => {
     const h = await harness();
     const ada = h.agents.ada;
     await planNewDay(ada, h.mind());

@@ -1,7 +1,8 @@
 /**
  * Planning (Park et al. 2023 §4.3; reverie `persona/cognitive_modules/plan.py`), top down:
  * a new game day gets a wake-up hour, a broad plan and an hourly schedule; the block the agent
- * is in is decomposed into 5–15 minute tasks an hour at a time; each new task becomes an action
+ * is in is decomposed once, for its whole remaining length, into 5–60 minute tasks (reverie
+ * `generate_task_decomp(persona, act_desp, act_dura)`); each new task becomes an action
  * with a place from the agent's own spatial memory. Sleep is never decomposed and costs no call.
  */
 import { formatAddress } from '../../../common/scenario/address';
@@ -29,8 +30,8 @@ import { ask, recall, remember, type Mind } from './mind';
 import { wanderingMemory } from './mindWandering';
 
 const MINUTES_PER_DAY = 1440;
-/** Decomposition horizon, game minutes: the reference decomposes the current hour. */
-export const DECOMPOSE_WINDOW_MINUTES = 60;
+/** Tasks stretched to fill a block are rounded to this many game minutes (reverie's unit). */
+const TASK_ROUNDING_MINUTES = 5;
 /** Importance of the day-plan memory (reverie `_long_term_planning`: `thought_poignancy = 5`). */
 export const DAY_PLAN_IMPORTANCE = 5;
 /** Thoughts shown to the planning prompts, newest first. */
@@ -206,24 +207,71 @@ export function blockAt(agent: Agent, minute: number): ScheduleBlock {
 }
 
 /**
- * The decomposed task covering `minute`, decomposing the next window of the current block when
- * none does. `context` (e.g. a conversation just held) is passed to the decomposition prompt.
+ * The decomposed task covering `minute`; when none does, the rest of the current block (from
+ * `minute` to its end) is decomposed at once, as reverie decomposes a whole block.
  */
-export async function taskAt(
-  agent: Agent,
-  mind: Mind,
-  minute: number,
-  context = '',
-): Promise<Task> {
+export async function taskAt(agent: Agent, mind: Mind, minute: number): Promise<Task> {
   const covering = agent.tasks.find(
     (t) => minute >= t.startMinute && minute < t.startMinute + t.minutes,
   );
   if (covering) return covering;
   const block = blockAt(agent, minute);
   const start = Math.floor(minute);
-  const end = Math.min(start + DECOMPOSE_WINDOW_MINUTES, block.startMinute + block.minutes);
-  agent.tasks = await decompose(agent, mind, block.activity, start, end - start, context);
+  const end = block.startMinute + block.minutes;
+  agent.tasks = await decompose(agent, mind, block.activity, start, end - start, '');
   return agent.tasks[0];
+}
+
+/** Key of the schedule block covering `minute` of `day`: `<day>@<startMinute>`. */
+export function blockKeyAt(agent: Agent, day: number, minute: number): string {
+  return `${day}@${blockAt(agent, minute).startMinute}`;
+}
+
+/** Something that interrupts the current decomposition: a chat or a wait. */
+export interface Interruption {
+  /** The task it becomes, e.g. "conversing with Bo Park". */
+  task: string;
+  /** Game seconds since run start. */
+  startedAt: number;
+  endsAt: number;
+  /** What the re-decomposition of the rest is told, e.g. "just talked with Bo Park about …". */
+  context: string;
+}
+
+/**
+ * Re-plans the rest of the current block around an interruption (reverie `_create_react` →
+ * `generate_new_decomp_schedule`, used for both chats and waits): the tasks before it stay,
+ * the interruption takes its time, and the block's remaining minutes are decomposed again
+ * with the interruption as context.
+ */
+export async function replanAround(agent: Agent, mind: Mind, event: Interruption): Promise<void> {
+  // Without planning there is no decomposition to revise: the next moment decides afresh.
+  if (!plans(mind)) return;
+  const { clock } = mind;
+  const startMinute = Math.floor(clock.minuteOfDay(event.startedAt));
+  const endMinute = Math.ceil(
+    clock.minuteOfDay(event.startedAt) + (event.endsAt - event.startedAt) / 60,
+  );
+  const block = blockAt(agent, startMinute);
+  const blockEnd = block.startMinute + block.minutes;
+  const before = agent.tasks
+    .filter((t) => t.startMinute < startMinute)
+    .map((t) => ({ ...t, minutes: Math.min(t.minutes, startMinute - t.startMinute) }))
+    .filter((t) => t.minutes > 0);
+  const inserted = { task: event.task, startMinute, minutes: Math.max(1, endMinute - startMinute) };
+  if (block.asleep || endMinute >= blockEnd) {
+    agent.tasks = [...before, inserted];
+    return;
+  }
+  const after = await decompose(
+    agent,
+    mind,
+    block.activity,
+    endMinute,
+    blockEnd - endMinute,
+    event.context,
+  );
+  agent.tasks = [...before, inserted, ...after];
 }
 
 /**
@@ -241,16 +289,17 @@ export async function decompose(
   context: string,
 ): Promise<Task[]> {
   const lifestyle = costLayerOf(mind).lifestylePolicy;
-  // Whatever was being recorded or replayed is over: its window is being re-planned.
+  // Whatever was being recorded or replayed is over: its block is being re-planned.
   if (lifestyle) agent.costLayer.policyRun = null;
   const day = mind.clock.dayIndex(mind.now);
+  const block = blockKeyAt(agent, day, start);
   let embedding: number[] | null = null;
   if (lifestyle && context === '') {
-    const found = await lookupPolicy(agent, mind, activity, knownLocations(agent, mind));
+    const found = await lookupPolicy(agent, mind, activity, knownLocations(agent, mind), block);
     embedding = found.embedding;
     if (found.hit) {
       const reused = layoutTasks(found.policy.tasks, start, minutes);
-      startReuse(agent, found.policy, found.embedding, day, reused);
+      startReuse(agent, found.policy, found.embedding, day, reused, block);
       mind.costLayer?.note({
         kind: 'policy.hit',
         agentId: agent.id,
@@ -280,22 +329,36 @@ export async function decompose(
     }),
   );
   const out = layoutTasks(tasks, start, minutes);
-  if (embedding) startRecording(agent, activity, embedding, day, out);
+  if (embedding) startRecording(agent, activity, embedding, day, out, block);
   return out;
 }
 
-/** Lays `tasks` end to end over [start, start + minutes) (see {@link decompose}). */
-function layoutTasks(
+/**
+ * Lays `tasks` end to end over [start, start + minutes): tasks past the end are cut; when the
+ * model's tasks fall short they are stretched in proportion (rounded to 5 minutes) and the last
+ * takes what rounding leaves. (Reverie gives the whole shortfall to the last task; on a
+ * four-hour block a small model's few tasks would leave one task hours long.)
+ */
+export function layoutTasks(
   tasks: readonly { task: string; minutes: number }[],
   start: number,
   minutes: number,
 ): Task[] {
+  const total = tasks.reduce((sum, t) => sum + t.minutes, 0);
+  const stretch = total < minutes ? minutes / total : 1;
   const out: Task[] = [];
   let at = start;
   const end = start + minutes;
   for (const t of tasks) {
     if (at >= end) break;
-    const length = Math.min(t.minutes, end - at);
+    const scaled =
+      stretch === 1
+        ? t.minutes
+        : Math.max(
+            TASK_ROUNDING_MINUTES,
+            Math.round((t.minutes * stretch) / TASK_ROUNDING_MINUTES) * TASK_ROUNDING_MINUTES,
+          );
+    const length = Math.min(scaled, end - at);
     out.push({ task: t.task, startMinute: at, minutes: length });
     at += length;
   }
@@ -449,20 +512,41 @@ function actionOf(
   };
 }
 
-/** Sleep: in the agent's living area, no object, no model call. */
+/** State a bed shows while slept in. */
+export const BED_SLEEPING_STATE = 'being slept in';
+
+/**
+ * The bed the agent sleeps in: the first object named "bed" (a whole word: not "bedroom") in
+ * its living area, or null when the living area has none.
+ */
+export function bedOf(agent: Agent, world: Mind['world']): string | null {
+  const prefix = `${agent.identity.livingArea}:`;
+  return (
+    world
+      .addresses('object')
+      .find((a) => a.startsWith(prefix) && /\bbed\b/i.test(a.slice(prefix.length))) ?? null
+  );
+}
+
+/**
+ * Sleep: in the bed of the agent's living area (the arena when it has no bed), no model call.
+ * Reverie lets the model place sleep and it lands on the bed; here sleep costs no call, so
+ * the bed is found by name.
+ */
 function sleepAction(
   agent: Agent,
   mind: Mind,
   timing: { endsAt: number; taskKey: string },
 ): CurrentAction {
+  const bed = bedOf(agent, mind.world);
   return {
     description: SLEEP_ACTIVITY,
-    address: agent.identity.livingArea,
+    address: bed ?? agent.identity.livingArea,
     emoji: '💤',
     predicate: 'is',
     object: 'sleeping',
-    objectAddress: null,
-    objectState: null,
+    objectAddress: bed,
+    objectState: bed ? BED_SLEEPING_STATE : null,
     startedAt: mind.now,
     endsAt: timing.endsAt,
     taskKey: timing.taskKey,

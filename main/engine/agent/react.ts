@@ -6,6 +6,7 @@ import { reactPrompt, type Reaction } from '../prompts/react';
 import type { PerceivedEvent } from '../world/perceive';
 import type { Agent, CurrentAction } from './Agent';
 import { ask, recall, type Mind } from './mind';
+import { replanAround } from './plan';
 
 /** Memories recalled about the other agent before deciding (kept short: one small prompt). */
 export const MEMORIES_FOR_REACTION = 8;
@@ -81,4 +82,21 @@ export function waitAction(agent: Agent, other: Agent, mind: Mind): CurrentActio
     taskKey: agent.action?.taskKey ?? 'wait',
     withAgent: other.id,
   };
+}
+
+/**
+ * Starts waiting for `other` where the agent stands and re-plans the rest of its current block
+ * around the wait (reverie `_wait_react` → `_create_react`, which re-decomposes the schedule
+ * around the inserted "waiting to start …" activity, as after a chat).
+ */
+export async function startWaiting(agent: Agent, other: Agent, mind: Mind): Promise<void> {
+  const wait = waitAction(agent, other, mind);
+  agent.action = wait;
+  agent.path = [];
+  await replanAround(agent, mind, {
+    task: wait.description,
+    startedAt: wait.startedAt,
+    endsAt: wait.endsAt,
+    context: `waited for ${other.name}, who was ${other.activityLabel()}`,
+  });
 }

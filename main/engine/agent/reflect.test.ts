@@ -42,4 +42,20 @@ describe('reflection', () => {
     );
     expect(ada.importanceSinceReflection).toBe(0);
   });
+
+  it('counts only perceived events toward the trigger, not plans, chats or thoughts (§4.2)', async () => {
+    const h = await harness();
+    const ada = h.agents.ada;
+    const mind = h.mind(600);
+    await remember(mind, ada, [
+      { kind: 'plan', description: 'This is the plan for today', importance: 9 },
+      { kind: 'chat', description: 'Ada and Bo conversed about bread', importance: 9 },
+      { kind: 'thought', description: 'I should open a second cafe', importance: 9 },
+    ]);
+    expect(ada.importanceSinceReflection).toBe(0);
+    await remember(mind, ada, [
+      { kind: 'observation', description: 'Bo Park is baking bread', importance: 6 },
+    ]);
+    expect(ada.importanceSinceReflection).toBe(6);
+  });
 });

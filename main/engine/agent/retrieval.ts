@@ -32,6 +32,8 @@ export interface RetrievalOptions {
   k?: number;
   /** Only memories of these kinds are candidates; default all kinds. */
   kinds?: readonly MemoryKind[];
+  /** Only memories this accepts are candidates (after `kinds`); default all. */
+  include?: (node: MemoryNode) => boolean;
   /** Move `lastAccessedAt` of returned memories to `now`; default true (the paper). */
   touch?: boolean;
 }
@@ -72,11 +74,12 @@ export function retrieve(
   const weights = options.weights ?? DEFAULT_RETRIEVAL_WEIGHTS;
   const k = Math.max(0, Math.floor(options.k ?? DEFAULT_RETRIEVAL_K));
   const nodes = stream.nodes;
-  const kinds = options.kinds;
+  const { kinds, include } = options;
 
   const candidates: number[] = [];
   for (let row = 0; row < nodes.length; row++) {
-    if (!kinds || kinds.includes(nodes[row].kind)) candidates.push(row);
+    const node = nodes[row];
+    if ((!kinds || kinds.includes(node.kind)) && (!include || include(node))) candidates.push(row);
   }
   const n = candidates.length;
   if (n === 0 || k === 0) return [];

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runConditionsSchema } from '../../../common/runs/conditions';
 import { harness } from '../testing/harness';
 import { converse } from './converse';
+import { remember } from './mind';
 import { planNewDay } from './plan';
 import { refreshSummary, socialEntry, UNKNOWN } from './socialMemory';
 
@@ -80,9 +81,37 @@ describe('social memory', () => {
     await converse(h.agents.ada, h.agents.bo, h.mind(0));
     expect(h.model.callsOf('social.summary')).toHaveLength(0);
     expect(h.model.callsOf('social.update')).toHaveLength(0);
-    expect(h.model.callsOf('converse.turn')[0].messages[1].content).toContain(
-      'What you remember about Bo Park',
-    );
+    expect(h.model.callsOf('converse.turn')[0].messages[1].content).toContain('What you remember:');
     expect(h.agents.ada.costLayer.social).toEqual({});
+  });
+
+  it('merges the summary with new events each turn retrieves on the last lines', async () => {
+    const h = await harness({ 'social.summary': () => ({ summary: 'Old friends.' }) });
+    const { ada, bo } = h.agents;
+    const mind = h.mind(0, { conditions: social });
+    await planNewDay(ada, mind);
+    await planNewDay(bo, mind);
+    // More memories than one summary covers: stall plans the summary on "Bo Park" leaves out.
+    await remember(
+      mind,
+      ada,
+      Array.from({ length: 20 }, (_, i) => ({
+        kind: 'thought' as const,
+        description: `Ada Lin plans stall ${i} for the spring fair`,
+        importance: 3,
+      })),
+    );
+    h.model.calls.length = 0;
+    await converse(ada, bo, mind);
+    const covered = new Set(ada.costLayer.social.bo.sources);
+    const turns = h.model.callsOf('converse.turn').filter((c) => c.agentId === 'ada');
+    // Ada's second line retrieves on "… line 1/2 about the spring fair": stall plans the
+    // summary does not cover come in beside it.
+    const prompt = turns[1].messages[1].content;
+    expect(prompt).toContain('What has happened between you: Old friends.');
+    expect(prompt).toMatch(/Also on your mind:\n- Ada Lin plans stall \d+ for the spring fair/);
+    const shown = ada.memory.nodes.filter((m) => prompt.includes(`- ${m.description}\n`));
+    expect(shown.length).toBeGreaterThan(0);
+    for (const m of shown) expect(covered.has(m.id), m.description).toBe(false);
   });
 });

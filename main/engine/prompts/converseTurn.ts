@@ -17,8 +17,9 @@ export interface SocialView {
 }
 
 /**
- * Builds the next-utterance prompt; `transcript` lines are "Name: words". With `social` (the
- * cost layer's social memory) the relationship, feeling and summary replace the raw memories.
+ * Builds the next-utterance prompt; `transcript` lines are "Name: words". `memories` are what
+ * the speaker retrieved for this line; with `social` (the cost layer's social memory) they are
+ * the new events beyond the relationship, feeling and summary shown with them.
  */
 export function converseTurnPrompt(
   who: IdentityView,
@@ -26,11 +27,16 @@ export function converseTurnPrompt(
     now: string;
     place: string;
     partnerName: string;
+    /** What the partner is doing now ("… is <partnerActivity>"). */
+    partnerActivity: string;
+    /** Earlier conversations with the partner, "<when>: <what>", newest first. */
+    earlierChats: readonly string[];
     memories: readonly string[];
     transcript: readonly string[];
     social?: SocialView;
   },
 ): PromptSpec<{ utterance: string; end: boolean }> {
+  const partner = input.partnerName;
   return buildSpec({
     fn: 'converse.turn',
     stable: agentSystem(
@@ -39,11 +45,16 @@ export function converseTurnPrompt(
         'to true when the conversation should finish after it.',
     ),
     volatile:
-      `It is ${input.now}, in ${input.place}. You are talking with ${input.partnerName}.\n` +
+      `It is ${input.now}, in ${input.place}. You are talking with ${partner}, who is ` +
+      `${input.partnerActivity}.\n` +
+      (input.earlierChats.length
+        ? `Your earlier conversations with ${partner}:\n${bullets(input.earlierChats)}\n`
+        : '') +
       (input.social
-        ? `Your relationship with ${input.partnerName}: ${input.social.relationship}; you feel: ` +
-          `${input.social.feeling}.\nWhat has happened between you: ${input.social.summary}\n`
-        : `What you remember about ${input.partnerName}:\n${bullets(input.memories)}\n`) +
+        ? `Your relationship with ${partner}: ${input.social.relationship}; you feel: ` +
+          `${input.social.feeling}.\nWhat has happened between you: ${input.social.summary}\n` +
+          (input.memories.length ? `Also on your mind:\n${bullets(input.memories)}\n` : '')
+        : `What you remember:\n${bullets(input.memories)}\n`) +
       `Conversation so far:\n${input.transcript.length ? input.transcript.join('\n') : '(you speak first)'}`,
     shape,
     maxTokens: 160,

@@ -1,13 +1,17 @@
 /**
- * `plan.decompose`: one block of the schedule broken into 5–15 minute tasks (Park et al. 2023
- * §4.3 recursive decomposition; reverie `generate_task_decomp`). Never asked for sleep.
+ * `plan.decompose`: one whole block of the schedule broken into tasks (Park et al. 2023 §4.3
+ * recursive decomposition; reverie `generate_task_decomp(persona, act_desp, act_dura)` is
+ * asked once per block, for its whole duration, in 5-minute increments). Never asked for sleep.
  */
 import { agentSystem, type IdentityView } from './identity';
 import { intOf, list, object, text } from './jsonSchema';
 import { buildSpec, type PromptSpec } from './PromptSpec';
 
-/** Task lengths offered, in game minutes (ARCHITECTURE §9: 5–15 minute tasks). */
-export const TASK_MINUTES = [5, 10, 15] as const;
+/**
+ * Task lengths offered, in game minutes: 5-minute increments as reverie asks, up to an hour so
+ * a few tasks can fill a four-hour block (the list holds at most 12).
+ */
+export const TASK_MINUTES = [5, 10, 15, 20, 30, 45, 60] as const;
 
 const shape = object({
   tasks: list(object({ task: text(3, 50), minutes: intOf(TASK_MINUTES) }), 2, 12),
@@ -25,7 +29,8 @@ export function planDecomposePrompt(
     fn: 'plan.decompose',
     stable: agentSystem(
       who,
-      'Break the given activity into consecutive small tasks of 5, 10 or 15 minutes each.',
+      'Break the given activity into consecutive tasks of 5 to 60 minutes each that together ' +
+        'fill the whole time given.',
     ),
     volatile:
       `Today is ${input.date}. From ${input.startClock}, for ${input.minutes} minutes, you are: ${input.activity}.` +

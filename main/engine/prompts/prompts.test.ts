@@ -72,6 +72,8 @@ const builders: [string, (v: string) => PromptSpec<unknown>][] = [
         now: 'n',
         place: 'p',
         partnerName: 'Bo',
+        partnerActivity: 'x',
+        earlierChats: [],
         memories: [],
         transcript: [v],
       }),

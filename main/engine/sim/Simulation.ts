@@ -37,8 +37,10 @@ import type { LifestylePolicy } from '../agent/costLayerState';
 import type { CostLayerHooks } from '../agent/costLayerHooks';
 import { policyKey, readInitialPolicies, type PolicyStore } from '../agent/policyStore';
 import { runConditionsSchema, type RunConditions } from '../../../common/runs/conditions';
-import { canEngage, decideReaction, waitAction, type ReactionDecision } from '../agent/react';
+import { canEngage, decideReaction, startWaiting, type ReactionDecision } from '../agent/react';
 import { maybeReflect } from '../agent/reflect';
+import { settleAction } from '../agent/lifestylePolicy';
+import { routeToAddress } from '../world/destination';
 import type { AgentEvent } from '../world/perceive';
 import { TileWorld } from '../world/TileWorld';
 import type { Tile } from '../world/tile';
@@ -684,8 +686,7 @@ export class Simulation {
       if (decision.decision === 'talk') {
         record.chats.push(await converse(self, other, mind));
       } else if (decision.decision === 'wait') {
-        self.action = waitAction(self, other, mind);
-        self.path = [];
+        await startWaiting(self, other, mind);
       }
     }
 
@@ -729,19 +730,36 @@ export class Simulation {
       emoji: action.emoji,
       event: [agent.name, action.predicate, action.object],
     };
-    const tiles = this.world.tilesOf(action.address);
-    if (tiles.includes(this.world.indexOf(agent.tile))) {
-      agent.path = [];
-      return entry;
-    }
-    const route = this.world.findPathToAddress(agent.tile, action.address);
+    const route = routeToAddress(
+      this.world,
+      agent.tile,
+      action.address,
+      this.tilesTakenBesides(agent),
+      this.rng,
+    );
     if (route.kind === 'path') {
       agent.path = route.path.slice(1);
     } else {
       agent.path = [];
       entry.unreachable = route.reason;
     }
+    // The lifestyle policy keeps only decompositions whose actions were carried out.
+    if (this.info.conditions.costLayer.lifestylePolicy) {
+      settleAction(agent, this.mind(), route.kind === 'path');
+    }
     return entry;
+  }
+
+  /** Tiles other agents stand on or walk to (flat indices), which a destination avoids. */
+  private tilesTakenBesides(agent: Agent): Set<number> {
+    const taken = new Set<number>();
+    for (const other of this.agents) {
+      if (other === agent) continue;
+      taken.add(this.world.indexOf(other.tile));
+      const end = other.path[other.path.length - 1];
+      if (end) taken.add(this.world.indexOf(end));
+    }
+    return taken;
   }
 
   /**

@@ -23,7 +23,18 @@ async function framesOf(sim: Simulation, n: number, frames: Frame[]): Promise<vo
 
 describe('frames', () => {
   it('the live frame has the run view shape: positions, actions, chats, objects', async () => {
-    const sim = await Simulation.create(buildTestScenario(), tmp(), deps());
+    // Eight lines: a chat that lasts beyond its first step (its length follows its lines).
+    const model = new ScriptedModel({
+      ...townScript(),
+      'converse.turn': (_req, n) => ({
+        utterance: `line ${n + 1}: shall we plan a stall at the spring fair together?`,
+        end: n === 7,
+      }),
+    });
+    const sim = await Simulation.create(buildTestScenario(), tmp(), {
+      model,
+      embedder: new HashEmbedder(),
+    });
     const start = currentFrame(sim);
     expect(start).toMatchObject({ step: 0, gameTime: 0, clock: 'Monday February 13, 2023, 10:00' });
     expect(start.agents.map((a) => [a.id, a.action, a.sprite])).toEqual([

@@ -47,7 +47,7 @@ describe('a three-agent town on the real llama and transformers providers', () =
     runDir = mkdtempSync(path.join(os.tmpdir(), 'sim-llama-'));
     // A low threshold so the hour includes reflections.
     live = await Simulation.create(
-      buildTestScenario({ reflectionThreshold: 20 }),
+      buildTestScenario({ reflectionThreshold: 10 }),
       runDir,
       {
         model,

@@ -29,13 +29,13 @@ import {
 } from '../../../common/scenario/schema';
 import { Agent, type CurrentAction } from '../agent/Agent';
 import {
-  CHAT_SECONDS_PER_UTTERANCE,
+  conversationSeconds,
   MAX_CHAT_UTTERANCES,
-  MEMORIES_PER_UTTERANCE,
+  turnContext,
   type Conversation,
 } from '../agent/converse';
 import { costLayerOf } from '../agent/ablation';
-import { ask, recall, remember, type Mind } from '../agent/mind';
+import { ask, remember, type Mind } from '../agent/mind';
 import { refreshSummary, updateAfterChat } from '../agent/socialMemory';
 import { converseTurnPrompt } from '../prompts/converseTurn';
 import { importancePrompt } from '../prompts/importance';
@@ -275,14 +275,9 @@ export async function residentSay(
   const said = `${resident.name}: ${args.text}`;
   const transcript = [...(transcripts[agent.id] ?? []), said];
   const place = mind.world.addressAt(agent.tile, 'arena') ?? mind.world.worldName;
-  // As in agent/converse.ts: with social memory on, the agent's summary of the person stands in
-  // for the memories retrieved per line.
-  const social = costLayerOf(mind).socialMemory
-    ? await refreshSummary(agent, resident, mind)
-    : null;
-  const memories = social
-    ? []
-    : await recall(mind, agent, `${resident.name} ${args.text}`, MEMORIES_PER_UTTERANCE);
+  // As in agent/converse.ts: the line is conditioned on what the agent retrieves for it, and
+  // with social memory on, on its summary of the person too.
+  const view = costLayerOf(mind).socialMemory ? await refreshSummary(agent, resident, mind) : null;
   const turn = await ask(
     mind,
     agent,
@@ -290,9 +285,8 @@ export async function residentSay(
       now: mind.clock.label(mind.now),
       place,
       partnerName: resident.name,
-      memories: memories.map((m) => m.description),
       transcript,
-      ...(social ? { social } : {}),
+      ...(await turnContext(mind, agent, resident, transcript, view)),
     }),
   );
   const answered = `${agent.name}: ${turn.utterance}`;
@@ -323,9 +317,9 @@ export async function residentSay(
   await remember(mind, agent, drafts);
   await remember(mind, resident, drafts);
   // The user may walk away at any line, so relationship and feeling follow every exchange.
-  if (social) await updateAfterChat(agent, resident, mind, transcript);
+  if (view) await updateAfterChat(agent, resident, mind, transcript);
 
-  const endsAt = mind.now + 2 * CHAT_SECONDS_PER_UTTERANCE;
+  const endsAt = mind.now + conversationSeconds([said, answered]);
   const talking: CurrentAction = {
     description: `conversing with ${resident.name}`,
     address: place,

@@ -66,6 +66,7 @@ export interface LoggedConversation {
   topic: string;
   startedAt: number;
   endsAt: number;
+  endedBy?: 'model' | 'cap';
 }
 
 /**
