@@ -5,7 +5,8 @@
  * pointer events on the viewport element and goes to the MapEditor in tile coordinates:
  *   layer-terrain    one Konva.Image per visible 16×16-tile chunk (`chunk-<cx>-<cy>`)
  *   layer-zones      zone tint (`zone-tint`), sector/arena/object outlines and labels
- *   layer-collision  hatching per visible chunk (`collision-<cx>-<cy>`), toggled
+ *   layer-collision  walls per visible chunk (`collision-<cx>-<cy>`): shaded on every layer,
+ *                    hatched while editing walls or with the Collision toggle
  *   layer-overlay    spawns, selected-node highlight, grid, hover/brush (`hover-tile`),
  *                    rectangle preview (`rect-preview`) and selection (`selection-rect`)
  *
@@ -48,6 +49,7 @@ import {
   renderCollisionChunk,
   renderTerrainChunk,
   renderZoneTint,
+  type CollisionStyle,
 } from './chunks';
 import { zoneColor } from './colors';
 import { addressAt, indexTree, zoneShapes, type ZoneShape } from './zones';
@@ -202,12 +204,15 @@ export function TownCanvas({ scenarioId }: TownCanvasProps) {
       return renderTerrainChunk(shown, cx, cy, tileset, into);
     });
   }, [counts.x, tileset, epoch, hidKey, liveMap]);
+  // Walls show on every layer (as on the minimap); editing them or the Collision toggle
+  // switches to the hatch that makes them stand out.
+  const collisionStyle: CollisionStyle = showCollision || layer === 'collision' ? 'hatch' : 'walls';
   const collisionCache = useMemo(() => {
     void epoch;
     return new ChunkBitmaps(counts.x, (cx, cy, into) =>
-      renderCollisionChunk(liveMap()!, cx, cy, into),
+      renderCollisionChunk(liveMap()!, cx, cy, into, collisionStyle),
     );
-  }, [counts.x, epoch, liveMap]);
+  }, [counts.x, epoch, liveMap, collisionStyle]);
 
   const chunkPx = CHUNK_TILES * ts;
   const updateRange = useCallback(
@@ -468,7 +473,7 @@ export function TownCanvas({ scenarioId }: TownCanvasProps) {
   // Labels keep a constant on-screen size whatever the zoom.
   const labelScale = 1 / zoom;
   const zonesVisible = showZones && !hidden[tintKind];
-  const collisionVisible = (showCollision || layer === 'collision') && !hidden.collision;
+  const collisionVisible = !hidden.collision;
   const selectedShape = selectedNode
     ? { sector: sectors, arena: arenas, object: objects, spawn: spawns }[selectedNode.kind].find(
         (s) => s.zone === selectedNode.zone,
@@ -492,6 +497,7 @@ export function TownCanvas({ scenarioId }: TownCanvasProps) {
       className="town-canvas"
       data-testid="town-canvas"
       data-tileset={tilesetStatus}
+      data-walls={collisionVisible ? collisionStyle : 'hidden'}
       data-chunks={chunks.length}
       data-tool-path={path}
     >

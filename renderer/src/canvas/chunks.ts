@@ -3,7 +3,7 @@
  * CHUNK_TILES × CHUNK_TILES block onto an offscreen canvas and shown as one Konva.Image, so a
  * 140×100 town costs 63 nodes instead of 14,000 (Konva's guidance: few nodes, static layers
  * cached). Zone tints use one 1-pixel-per-tile image for the whole map, scaled up without
- * smoothing; collision hatching is chunked at a low resolution.
+ * smoothing; walls (collision) are chunked at a low resolution.
  */
 import type { TownMap } from '../../../common/scenario/schema';
 import { placeholderTileColor, zoneRgb } from './colors';
@@ -132,24 +132,49 @@ export function renderZoneTint(
   return out;
 }
 
-/** Collision hatching for chunk (cx, cy): diagonal red strokes over blocked tiles. */
+/**
+ * How blocked tiles look: `walls` always (a dark fill with a light top edge, like the
+ * minimap's shading, so walls read on any layer without hiding the art), `hatch` when the
+ * walls are being edited or the Collision toggle asks for them to stand out.
+ */
+export type CollisionStyle = 'walls' | 'hatch';
+
+/** Blocked tiles of chunk (cx, cy), drawn in `style`. */
 export function renderCollisionChunk(
   map: TownMap,
   cx: number,
   cy: number,
   into?: HTMLCanvasElement,
+  style: CollisionStyle = 'hatch',
 ): HTMLCanvasElement {
   const { x0, y0, w, h } = chunkTiles(map, cx, cy);
   const px = HATCH_PX_PER_TILE;
   const out = canvas(w * px, h * px, into);
   const ctx = out.getContext('2d')!;
+  const blocked = (x: number, y: number) =>
+    x >= 0 && y >= 0 && x < map.width && y < map.height && map.collision[y * map.width + x] === 1;
+  if (style === 'walls') {
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        if (!blocked(x0 + x, y0 + y)) continue;
+        ctx.fillStyle = 'rgba(12, 14, 18, 0.5)';
+        ctx.fillRect(x * px, y * px, px, px);
+        // A lit top edge where the wall meets open ground reads as height.
+        if (!blocked(x0 + x, y0 + y - 1)) {
+          ctx.fillStyle = 'rgba(230, 232, 235, 0.55)';
+          ctx.fillRect(x * px, y * px, px, 1);
+        }
+      }
+    }
+    return out;
+  }
   ctx.strokeStyle = 'rgba(255, 84, 84, 0.85)';
   ctx.fillStyle = 'rgba(255, 60, 60, 0.16)';
   ctx.lineWidth = 1;
   ctx.beginPath();
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
-      if (map.collision[(y0 + y) * map.width + (x0 + x)] !== 1) continue;
+      if (!blocked(x0 + x, y0 + y)) continue;
       const dx = x * px;
       const dy = y * px;
       ctx.fillRect(dx, dy, px, px);
