@@ -24,7 +24,7 @@ export type CostLayerNote =
   /** The cross-run store could not take a new policy (the run keeps it). */
   | { kind: 'policy.unsaved'; agentId: string; policyId: string; error: string }
   | { kind: 'action.cached'; agentId: string; task: string }
-  | { kind: 'wander'; agentId: string; memoryId: string; clusters: number };
+  | { kind: 'wander'; agentId: string; memoryIds: string[]; clusters: number };
 
 export interface CostLayerHooks {
   note(note: CostLayerNote): void;

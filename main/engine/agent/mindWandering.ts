@@ -1,10 +1,12 @@
 /**
  * Mind wandering (Affordable Generative Agents): the agent's memory embeddings are clustered
- * with DBSCAN (`density-clustering`), and one memory is sampled with probability
+ * with DBSCAN (`density-clustering`; AGA's `DBSCAN(eps=0.3, min_samples=2)`: Euclidean distance
+ * between unit vectors, i.e. cosine ≥ about 0.955), and memories are sampled with probability
  * 1 / (k · |C_i|) — k clusters, C_i the memory's cluster — so every topic of the agent's life is
- * equally likely to come to mind however many memories it has, and it joins the planning
- * prompts as a passing thought. DBSCAN leaves sparse memories as noise; each noise memory is
- * its own cluster here, so every memory can come to mind and the probabilities sum to 1.
+ * equally likely to come to mind however many memories it has. Three are drawn (distinct) and
+ * the model is asked for something novel they bring to mind (`prompts/wander.ts`); that thought
+ * joins the planning prompts. DBSCAN leaves sparse memories as noise; each noise memory is its
+ * own cluster here, so every memory can come to mind and the probabilities sum to 1.
  *
  * Randomness: a generator seeded from the run's seed, the agent and the game time (the run's
  * Rng is shared by agents planning concurrently, whose draw order would depend on timing).
@@ -13,18 +15,21 @@ import clustering from 'density-clustering';
 import { Rng } from '../sim/rng';
 import type { Agent } from './Agent';
 import type { MemoryNode } from './memory';
-import type { Mind } from './mind';
+import { ask, type Mind } from './mind';
+import { wanderPrompt } from '../prompts/wander';
 
-/** Cosine distance within which two memories are neighbours (DBSCAN epsilon). */
+/** Euclidean distance between unit vectors within which memories are neighbours (AGA eps). */
 export const WANDER_EPSILON = 0.3;
-/** Neighbours (itself included) a memory needs to be a cluster core (DBSCAN minPts). */
-export const WANDER_MIN_POINTS = 3;
+/** Neighbours (itself included) a memory needs to be a cluster core (AGA min_samples). */
+export const WANDER_MIN_POINTS = 2;
+/** Memories sampled into one wandering prompt (AGA samples 3). */
+export const WANDER_SAMPLES = 3;
 /** Newest memories clustered: DBSCAN is quadratic, and old ones are already in reflections. */
 export const WANDER_POOL = 400;
 
 /**
- * DBSCAN over unit-length vectors with cosine distance; returns clusters of indices, each noise
- * point as a cluster of its own, in order of their first index.
+ * DBSCAN over unit-length vectors with Euclidean distance; returns clusters of indices, each
+ * noise point as a cluster of its own, in order of their first index.
  */
 export function clusterVectors(
   vectors: readonly ArrayLike<number>[],
@@ -33,7 +38,7 @@ export function clusterVectors(
 ): number[][] {
   if (vectors.length === 0) return [];
   const dbscan = new clustering.DBSCAN();
-  const clusters = dbscan.run(vectors, epsilon, minPoints, cosineDistance);
+  const clusters = dbscan.run(vectors, epsilon, minPoints, euclideanDistance);
   const all = [
     ...clusters.map((c) => [...c].sort((a, b) => a - b)),
     ...dbscan.noise.map((i) => [i]),
@@ -41,10 +46,10 @@ export function clusterVectors(
   return all.sort((a, b) => a[0] - b[0]);
 }
 
-function cosineDistance(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let dot = 0;
-  for (let i = 0; i < a.length; i++) dot += a[i] * b[i];
-  return 1 - dot;
+function euclideanDistance(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += (a[i] - b[i]) * (a[i] - b[i]);
+  return Math.sqrt(sum);
 }
 
 /** Probability of each index under mind wandering: 1 / (k · |C_i|). */
@@ -62,6 +67,22 @@ export function sampleWandering(clusters: readonly number[][], rng: Rng): number
   return rng.pick(cluster);
 }
 
+/**
+ * `n` distinct indices, each drawn as {@link sampleWandering} draws one (a drawn memory is left
+ * out of later draws and emptied clusters drop out); all of them when there are no more.
+ */
+export function sampleWanderingMany(clusters: readonly number[][], n: number, rng: Rng): number[] {
+  const left = clusters.map((c) => [...c]);
+  const out: number[] = [];
+  while (out.length < n && left.length > 0) {
+    const c = rng.int(left.length);
+    const [index] = left[c].splice(rng.int(left[c].length), 1);
+    out.push(index);
+    if (left[c].length === 0) left.splice(c, 1);
+  }
+  return out;
+}
+
 /** A generator for one agent at one moment, seeded from the run's seed (see module comment). */
 export function wanderingRng(seed: number, agentId: string, now: number): Rng {
   let h = 2166136261 ^ (seed >>> 0);
@@ -70,19 +91,40 @@ export function wanderingRng(seed: number, agentId: string, now: number): Rng {
 }
 
 /**
- * The memory that comes to the agent's mind now, or null when it has none. Reports the choice
- * to the run's log.
+ * The memories that come to the agent's mind now ({@link WANDER_SAMPLES} of them, fewer when it
+ * has fewer), oldest first. Reports the choice to the run's log.
  */
-export function wanderingMemory(agent: Agent, mind: Mind): MemoryNode | null {
+export function wanderingMemories(agent: Agent, mind: Mind): MemoryNode[] {
   const nodes = agent.memory.nodes.slice(-WANDER_POOL);
-  if (nodes.length === 0) return null;
+  if (nodes.length === 0) return [];
   const clusters = clusterVectors(nodes.map((n) => agent.memory.embeddingOf(n)));
-  const chosen = nodes[sampleWandering(clusters, wanderingRng(mind.seed, agent.id, mind.now))];
+  const rng = wanderingRng(mind.seed, agent.id, mind.now);
+  const chosen = sampleWanderingMany(clusters, WANDER_SAMPLES, rng)
+    .sort((a, b) => a - b)
+    .map((i) => nodes[i]);
   mind.costLayer?.note({
     kind: 'wander',
     agentId: agent.id,
-    memoryId: chosen.id,
+    memoryIds: chosen.map((m) => m.id),
     clusters: clusters.length,
   });
   return chosen;
+}
+
+/**
+ * Something novel the sampled memories bring to the agent's mind (one `wander` call), or null
+ * when it has no memories yet.
+ */
+export async function wanderingThought(agent: Agent, mind: Mind): Promise<string | null> {
+  const memories = wanderingMemories(agent, mind);
+  if (memories.length === 0) return null;
+  const { thought } = await ask(
+    mind,
+    agent,
+    wanderPrompt(agent.identity, {
+      now: mind.clock.label(mind.now),
+      memories: memories.map((m) => m.description),
+    }),
+  );
+  return thought;
 }

@@ -27,7 +27,7 @@ import {
 } from './lifestylePolicy';
 import { PLAN_EXPIRY_GAME_SECONDS } from './memory';
 import { ask, recall, remember, type Mind } from './mind';
-import { wanderingMemory } from './mindWandering';
+import { wanderingThought } from './mindWandering';
 
 const MINUTES_PER_DAY = 1440;
 /** Tasks stretched to fill a block are rounded to this many game minutes (reverie's unit). */
@@ -49,15 +49,16 @@ export function recentThoughts(agent: Agent): string[] {
 }
 
 /**
- * {@link recentThoughts}, plus — with mind wandering on — one memory sampled from the agent's
- * memory clusters (AGA), so plans can pick up any topic of its life, not only the latest.
+ * {@link recentThoughts}, plus — with mind wandering on — something novel that memories sampled
+ * from the agent's memory clusters bring to mind (AGA), so plans can pick up any topic of its
+ * life, not only the latest.
  */
-export function planningThoughts(agent: Agent, mind: Mind): string[] {
+export async function planningThoughts(agent: Agent, mind: Mind): Promise<string[]> {
   const thoughts = recentThoughts(agent);
   if (!costLayerOf(mind).mindWandering) return thoughts;
-  const wandering = wanderingMemory(agent, mind);
+  const wandering = await wanderingThought(agent, mind);
   if (!wandering) return thoughts;
-  return [...thoughts, `(comes to mind) ${wandering.description}`];
+  return [...thoughts, `(comes to mind) ${wandering}`];
 }
 
 /**
@@ -93,7 +94,7 @@ export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
     };
   }
   const { wakeHour } = await ask(mind, agent, planWakePrompt(agent.identity, date));
-  const thoughts = planningThoughts(agent, mind);
+  const thoughts = await planningThoughts(agent, mind);
   const { plan } = await ask(
     mind,
     agent,
@@ -146,7 +147,7 @@ export async function replanRestOfDay(agent: Agent, mind: Mind): Promise<void> {
       date: mind.clock.dateLabel(mind.now),
       fromHour,
       dailyPlan: agent.dailyPlan,
-      recentThoughts: planningThoughts(agent, mind),
+      recentThoughts: await planningThoughts(agent, mind),
     }),
   );
   const kept = agent.schedule

@@ -26,7 +26,8 @@ export type CognitiveFn =
   | 'daily.revise'
   | 'act.now'
   | 'social.summary'
-  | 'social.update';
+  | 'social.update'
+  | 'wander';
 
 /** A finished prompt: everything a model request needs except agent and seed. */
 export interface PromptSpec<T> {

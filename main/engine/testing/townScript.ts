@@ -60,6 +60,7 @@ export function townScript(options: { talk?: 'talk' | 'wait' | 'continue' } = {}
     }),
     interview: () => ({ answer: 'I am getting ready for the spring fair.' }),
     whisper: () => ({ thought: 'I should organise a picnic in the park', importance: 9 }),
+    wander: () => ({ thought: 'I could plant flowers by the fountain for the spring fair' }),
     'daily.revise': () => ({
       currently: 'Busy preparing for the spring fair.',
       needs: 'buy flowers',
