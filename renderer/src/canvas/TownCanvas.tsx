@@ -16,17 +16,7 @@
  * the zoom readout, the hovered tile or the settled document changes.
  */
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import {
-  Group,
-  Image as KonvaImage,
-  Label,
-  Layer,
-  Rect,
-  Shape,
-  Stage,
-  Tag,
-  Text,
-} from 'react-konva';
+import { Group, Image as KonvaImage, Layer, Rect, Shape, Stage, Text } from 'react-konva';
 import type Konva from 'konva';
 import type { KonvaEventObject } from 'konva/lib/Node';
 import { useStore } from 'zustand';
@@ -65,6 +55,8 @@ import { EditorPanel } from '../components/EditorPanel';
 import { keyPressOf } from '../shortcuts/chord';
 import { keyForPage } from '../shortcuts/useShortcuts';
 import { useShortcutSheet } from '../shortcuts/ShortcutSheet';
+import { layoutLabels, NAME_MAX_PX, zoneLabelCandidates } from './labels';
+import { MapLabels, measureLabel } from './MapLabels';
 import { toolStatus } from '../editor/statusText';
 
 export interface TownCanvasProps {
@@ -72,15 +64,15 @@ export interface TownCanvasProps {
   scenarioId: string;
 }
 
-/** Below this zoom spawn names would crowd the sector labels; only their markers show. */
+/**
+ * Names of each kind are candidates from these zooms up (below, markers and outlines only);
+ * among candidates, layoutLabels hides or shortens whatever would overlap.
+ */
 const SPAWN_NAMES_MIN_ZOOM = 0.75;
-/** Arena names show from this zoom up; object names from OBJECT_NAMES_MIN_ZOOM. */
 const ARENA_NAMES_MIN_ZOOM = 0.55;
 const OBJECT_NAMES_MIN_ZOOM = 1.1;
 /** Grid lines are drawn from this zoom up (below it they would be a grey wash). */
 const GRID_MIN_ZOOM = 0.3;
-/** Width of a spawn name's text box, screen px (the text is centred in it). */
-const SPAWN_NAME_WIDTH_PX = 160;
 /** Space kept around a focused zone, screen px. */
 const FOCUS_PADDING_PX = 80;
 
@@ -464,6 +456,26 @@ export function TownCanvas({ scenarioId }: TownCanvasProps) {
     setHover(null);
   };
 
+  // Which names show at this zoom, and how long (labels.ts): never two on top of each other.
+  const labels = useMemo(() => {
+    if (!treeIndex || !tree) return new Map<string, string>();
+    const names = {
+      sector: (z: number) => treeIndex.sectors.get(z)?.name ?? `sector ${z}`,
+      arena: (z: number) => treeIndex.arenas.get(z)?.arena.name ?? `arena ${z}`,
+      object: (z: number) => treeIndex.objects.get(z)?.object.name ?? `object ${z}`,
+      spawn: (z: number) => tree.spawns.find((sp) => sp.zone === z)?.name ?? `spawn ${z}`,
+    };
+    const candidates = zoneLabelCandidates({
+      sectors: hidden.sector ? [] : sectors,
+      arenas: zoom >= ARENA_NAMES_MIN_ZOOM && !hidden.arena ? arenas : [],
+      objects: zoom >= OBJECT_NAMES_MIN_ZOOM && !hidden.object ? objects : [],
+      spawns: zoom >= SPAWN_NAMES_MIN_ZOOM && !hidden.spawn ? spawns : [],
+      name: (kind, zone) => names[kind](zone),
+      tileSize: ts,
+    });
+    return layoutLabels(candidates, zoom, measureLabel);
+  }, [treeIndex, tree, hidden, sectors, arenas, objects, spawns, zoom, ts]);
+
   if (!map || !tree || !treeIndex) return null;
 
   const chunks: { cx: number; cy: number }[] = [];
@@ -600,66 +612,16 @@ export function TownCanvas({ scenarioId }: TownCanvasProps) {
                     color={zoneColor(s.zone, 0.95)}
                   />
                 ))}
-              {zoom >= OBJECT_NAMES_MIN_ZOOM &&
-                !hidden.object &&
-                objects.map((s) => (
-                  <ZoneLabel
-                    key={`ol${s.zone}`}
-                    id={`object-label-${s.zone}`}
-                    shape={s}
-                    tileSize={ts}
-                    scale={labelScale}
-                    text={treeIndex.objects.get(s.zone)?.object.name ?? `object ${s.zone}`}
-                    color="#ffd666"
-                    size={10}
-                  />
-                ))}
-              {zoom >= ARENA_NAMES_MIN_ZOOM &&
-                !hidden.arena &&
-                arenas.map((s) => (
-                  <ZoneLabel
-                    key={`al${s.zone}`}
-                    id={`arena-label-${s.zone}`}
-                    shape={s}
-                    tileSize={ts}
-                    scale={labelScale}
-                    text={treeIndex.arenas.get(s.zone)?.arena.name ?? `arena ${s.zone}`}
-                    color="#e6e8eb"
-                    size={11}
-                    top
-                  />
-                ))}
-              {!hidden.sector &&
-                sectors.map((s) => {
-                  const sector = treeIndex.sectors.get(s.zone);
-                  return (
-                    <Label
-                      key={s.zone}
-                      id={`sector-label-${s.zone}`}
-                      name="sector-label"
-                      x={(s.anchor.x + 0.5) * ts}
-                      y={(s.anchor.y + 0.5) * ts}
-                      scaleX={labelScale}
-                      scaleY={labelScale}
-                    >
-                      <Tag
-                        fill="rgba(16, 18, 22, 0.78)"
-                        cornerRadius={4}
-                        pointerDirection="down"
-                        pointerWidth={8}
-                        pointerHeight={5}
-                      />
-                      <Text
-                        text={sector?.name ?? `sector ${s.zone}`}
-                        fontSize={12}
-                        fontStyle="600"
-                        fontFamily="Inter, system-ui, sans-serif"
-                        fill={zoneColor(s.zone)}
-                        padding={5}
-                      />
-                    </Label>
-                  );
-                })}
+              {treeIndex && (
+                <MapLabels
+                  shown={labels}
+                  sectors={sectors}
+                  arenas={arenas}
+                  objects={objects}
+                  tileSize={ts}
+                  zoom={zoom}
+                />
+              )}
             </Layer>
             <Layer
               ref={collisionRef}
@@ -694,9 +656,8 @@ export function TownCanvas({ scenarioId }: TownCanvasProps) {
                     grid={map.zones.spawn}
                     width={width}
                     tileSize={ts}
-                    name={tree.spawns.find((sp) => sp.zone === s.zone)?.name ?? `spawn ${s.zone}`}
+                    name={labels.get(`spawn-${s.zone}`) ?? null}
                     labelScale={labelScale}
-                    showName={zoom >= SPAWN_NAMES_MIN_ZOOM}
                   />
                 ))}
               {selectedNode && selectedShape && (
@@ -925,50 +886,6 @@ function Outline({
   );
 }
 
-function ZoneLabel({
-  id,
-  shape,
-  tileSize,
-  scale,
-  text,
-  color,
-  size,
-  top,
-}: {
-  id: string;
-  shape: ZoneShape;
-  tileSize: number;
-  scale: number;
-  text: string;
-  color: string;
-  size: number;
-  /** Place the label along the zone's top edge (arenas: keeps clear of the sector label). */
-  top?: boolean;
-}) {
-  return (
-    <Text
-      id={id}
-      x={top ? ((shape.minX + shape.maxX + 1) / 2) * tileSize : (shape.anchor.x + 0.5) * tileSize}
-      y={top ? (shape.minY + 0.45) * tileSize : (shape.anchor.y + 0.5) * tileSize}
-      width={SPAWN_NAME_WIDTH_PX}
-      offsetX={SPAWN_NAME_WIDTH_PX / 2}
-      offsetY={size / 2}
-      align="center"
-      wrap="none"
-      ellipsis
-      scaleX={scale}
-      scaleY={scale}
-      text={text}
-      fontSize={size}
-      fill={color}
-      fontFamily="Inter, system-ui, sans-serif"
-      shadowColor="black"
-      shadowBlur={3}
-      shadowOpacity={0.9}
-    />
-  );
-}
-
 /** The selected tree node's tiles: a light fill and a strong outline. */
 function Highlight({
   shape,
@@ -1059,15 +976,14 @@ function SpawnMarker({
   tileSize,
   name,
   labelScale,
-  showName,
 }: {
   shape: ZoneShape;
   grid: readonly number[];
   width: number;
   tileSize: number;
-  name: string;
+  /** The name to show under the marker (as laid out), or null when it is hidden. */
+  name: string | null;
   labelScale: number;
-  showName: boolean;
 }) {
   return (
     <Group id={`spawn-${shape.zone}`} name="spawn">
@@ -1096,12 +1012,13 @@ function SpawnMarker({
           ctx.fillStrokeShape(node);
         }}
       />
-      {showName && (
+      {name && (
         <Text
+          name="zone-label"
           x={(shape.anchor.x + 0.5) * tileSize}
           y={(shape.anchor.y + 0.85) * tileSize}
-          width={SPAWN_NAME_WIDTH_PX}
-          offsetX={SPAWN_NAME_WIDTH_PX / 2}
+          width={NAME_MAX_PX}
+          offsetX={NAME_MAX_PX / 2}
           align="center"
           wrap="none"
           ellipsis
