@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { EnvTree, TownMap } from '../../../common/scenario/schema';
 import {
@@ -10,6 +9,8 @@ import {
   type LabelCandidate,
 } from './labels';
 import { indexTree, zoneShapes } from './zones';
+import willowMap from '../../../templates/willow-bend/map.json';
+import willowTree from '../../../templates/willow-bend/tree.json';
 
 /** A fixed-pitch stand-in for the canvas's text measure: 0.6 × size per character. */
 const measure = (text: string, size: number) => text.length * size * 0.6;
@@ -49,12 +50,8 @@ describe('map label layout', () => {
   });
 
   it('never lets two shown labels of Willow Bend overlap, at any zoom from 10% to 200%', () => {
-    const map = JSON.parse(
-      readFileSync(new URL('../../../templates/willow-bend/map.json', import.meta.url), 'utf8'),
-    ) as TownMap;
-    const tree = JSON.parse(
-      readFileSync(new URL('../../../templates/willow-bend/tree.json', import.meta.url), 'utf8'),
-    ) as EnvTree;
+    const map = willowMap as unknown as TownMap;
+    const tree = willowTree as unknown as EnvTree;
     const index = indexTree({ ...tree });
     const shapes = (kind: keyof TownMap['zones']) =>
       zoneShapes(map.zones[kind], map.width, map.height);
