@@ -5,7 +5,8 @@
  * completion tokens of a short prompt divided by the time after its prompt. Every request
  * starts with its own nonce so no KV cache is reused. `threads` in each line is what the
  * provider actually used (it never takes more than the free cores), `load1` the machine's
- * 1-minute load average at the end: on a shared machine read the figures with it.
+ * 1-minute load average at the end: on a shared machine read the figures with it, and with
+ * `tokens_per_cpu_s` (tokens per CPU-second this process got).
  * Run: npx tsx main/models/smollm2-speed.bench.ts
  */
 import os from 'node:os';
@@ -33,9 +34,14 @@ if (models) {
     });
     const promptRates: number[] = [];
     const generateRates: number[] = [];
+    // Tokens per CPU-second of this process: on a busy shared machine wall-clock rates
+    // mostly measure the other processes; at 1 thread this is close to a quiet core's rate.
+    const promptPerCpu: number[] = [];
+    const generatePerCpu: number[] = [];
     let sample = '';
     for (let repeat = 0; repeat < REPEATS; repeat++) {
       const nonce = `[${threads}-${repeat}-${Date.now()}]`;
+      let cpu = process.cpuUsage();
       const long = await model.complete({
         fn: 'bench',
         messages: [
@@ -46,7 +52,11 @@ if (models) {
         temperature: 0,
       });
       const promptMs = long.ms;
-      promptRates.push((long.usage.promptTokens - long.usage.cachedTokens) / (promptMs / 1000));
+      const promptCpuS = cpuSeconds(process.cpuUsage(cpu));
+      const evaluated = long.usage.promptTokens - long.usage.cachedTokens;
+      promptRates.push(evaluated / (promptMs / 1000));
+      promptPerCpu.push(evaluated / promptCpuS);
+      cpu = process.cpuUsage();
       const short = await model.complete({
         fn: 'bench',
         messages: [
@@ -58,7 +68,11 @@ if (models) {
       });
       // Its prompt is short; take its evaluation time off at the measured prompt speed.
       const shortPromptMs = (short.usage.promptTokens / long.usage.promptTokens) * promptMs;
+      const shortPromptCpuS = (short.usage.promptTokens / evaluated) * promptCpuS;
       generateRates.push(short.usage.completionTokens / ((short.ms - shortPromptMs) / 1000));
+      generatePerCpu.push(
+        short.usage.completionTokens / (cpuSeconds(process.cpuUsage(cpu)) - shortPromptCpuS),
+      );
       sample = short.text;
     }
     const used = model.info.threads;
@@ -69,6 +83,7 @@ if (models) {
       threads: used,
       load1: round(os.loadavg()[0], 2),
       runs: promptRates.map((rate) => round(rate)),
+      tokens_per_cpu_s: round(median(promptPerCpu)),
     });
     printBench({
       name: `llm.smollm2.generate_tps.t${threads}`,
@@ -77,10 +92,15 @@ if (models) {
       threads: used,
       load1: round(os.loadavg()[0], 2),
       runs: generateRates.map((rate) => round(rate)),
+      tokens_per_cpu_s: round(median(generatePerCpu)),
     });
     console.log(
       `sample (${used} thread${used > 1 ? 's' : ''}, temperature 0): ${JSON.stringify(sample)}`,
     );
     await model.dispose();
   }
+}
+
+function cpuSeconds(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1e6;
 }
