@@ -11,24 +11,13 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 4777);
 export const E2E_TOKEN = 'e2e-token';
 /**
  * The web host's data folder: made fresh at each launch by e2e/prepare-data.ts, with the
- * generated tiny chat model and embedder in models/ (run specs start real simulations). One per
+ * generated tiny chat model and embedder in models/ (run specs start real simulations) and the
+ * settings a user could make in Settings (one thread, frequent snapshots); everything else is
+ * the product's defaults. One per
  * port, so hosts started side by side (E2E_PORT) never wipe each other's. Absolute, as the
  * host shows its paths (settings file, models folder) to the page.
  */
 export const E2E_DATA_DIR = fileURLToPath(new URL(`.cache/e2e-data-${E2E_PORT}`, import.meta.url));
-/**
- * The simulation process's options for the generated test models (main/runs/simOptions.ts):
- * one thread (two shared cores), their 16k context, no half UTF-8 characters from random
- * weights, CPU only, and a snapshot every 5 steps so "fork from here" has points to start at.
- */
-const E2E_SIM_OPTIONS = JSON.stringify({
-  threads: 1,
-  contextSize: 16384,
-  banIncompleteUtf8: true,
-  gpu: false,
-  snapshotEverySteps: 5,
-});
-
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -63,7 +52,7 @@ export default defineConfig({
     { name: 'electron', testMatch: /electron\.spec\.ts$/ },
   ],
   webServer: {
-    command: `npx electron-vite build && npx tsx e2e/prepare-data.ts '${E2E_DATA_DIR}' && SIMULACRA_DATA_DIR='${E2E_DATA_DIR}' SIMULACRA_SIM_OPTIONS='${E2E_SIM_OPTIONS}' SIMULACRA_WEB_TOKEN=${E2E_TOKEN} SIMULACRA_WEB_PORT=${E2E_PORT} npx tsx main/host/cli.ts`,
+    command: `npx electron-vite build && npx tsx e2e/prepare-data.ts '${E2E_DATA_DIR}' && SIMULACRA_DATA_DIR='${E2E_DATA_DIR}' SIMULACRA_WEB_TOKEN=${E2E_TOKEN} SIMULACRA_WEB_PORT=${E2E_PORT} npx tsx main/host/cli.ts`,
     url: `http://127.0.0.1:${E2E_PORT}/index.html`,
     reuseExistingServer: !process.env.CI,
     // The build runs first, on two cores.

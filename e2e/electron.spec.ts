@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { _electron as electron, expect, test, type ElectronApplication } from '@playwright/test';
 import { readScenarioFolder, writePack } from '../main/packs';
-import { TINY_CONTEXT_TOKENS, tinyModelPaths } from '../main/models/fixtures/tinyModels';
+import { tinyModelPaths } from '../main/models/fixtures/tinyModels';
 
 const root = resolve(import.meta.dirname, '..');
 const mainEntry = join(root, 'out', 'main', 'index.js');
@@ -45,8 +45,13 @@ test.beforeEach(async () => {
   test.skip(!binary, SKIP_REASON);
   expect(existsSync(mainEntry), 'the app is built (electron-vite build)').toBe(true);
   dataDir = await mkdtemp(join(tmpdir(), 'simulacra-electron-e2e-'));
-  // The generated test models need CPU, one thread (2-core machines) and a long context.
-  await writeFile(join(dataDir!, 'settings.json'), JSON.stringify({ threads: 1, gpu: false }));
+  // What a user could set in Settings: CPU only, one thread (2-core machines), and a snapshot
+  // every 2 steps so a short run has fork points. Context size and the UTF-8 guard are the
+  // product's own choice from the model.
+  await writeFile(
+    join(dataDir!, 'settings.json'),
+    JSON.stringify({ threads: 1, gpu: false, snapshotEverySteps: 2 }),
+  );
 });
 test.afterEach(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
@@ -61,13 +66,6 @@ function appEnv(): Record<string, string> {
     ...Object.fromEntries(inherited),
     ELECTRON_DISABLE_SECURITY_WARNINGS: '1',
     SIMULACRA_DATA_DIR: dataDir!,
-    // Read by the simulation process (main/runs/simOptions.ts): sized for the tiny test GGUF.
-    SIMULACRA_SIM_OPTIONS: JSON.stringify({
-      contextSize: TINY_CONTEXT_TOKENS,
-      sequences: 3,
-      banIncompleteUtf8: true,
-      snapshotEverySteps: 2,
-    }),
   };
 }
 

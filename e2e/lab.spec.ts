@@ -138,8 +138,10 @@ test('the interview battery on a stored run, after closing the live run from the
   const lab = page.getByTestId('lab-view');
   await expect(lab.getByTestId('lab-live-run')).toContainText('Run “Interviewed run” is live');
   await lab.getByTestId('lab-minutes').fill('1');
-  await lab.getByTestId('lab-create').click();
-  await expect(page.getByText(/run "[^"]+" is live; close it in the run view first/)).toBeVisible();
+  await expect(lab.getByTestId('lab-create')).toBeDisabled();
+  await expect(lab.getByTestId('lab-create-blocked')).toHaveText(
+    'Close run “Interviewed run” first.',
+  );
   await expect(lab.getByTestId('lab-empty')).toBeVisible();
   await lab.getByTestId('lab-close-run').click();
   await expect(lab.getByTestId('lab-live-run')).toBeHidden({ timeout: 60_000 });

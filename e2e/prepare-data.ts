@@ -1,12 +1,14 @@
 /**
  * Prepares the e2e web host's data folder (run before the host starts, from playwright.config's
  * webServer command): a clean folder whose models/ holds the project's generated tiny GGUF and
- * tiny embedder, so a run starts for real (node-llama-cpp + transformers.js) with no download.
+ * tiny embedder, so a run starts for real (node-llama-cpp + transformers.js) with no download,
+ * and whose settings.json holds what a user would set in Settings.
  *
  * Usage: tsx e2e/prepare-data.ts <dataDir>
  */
 import { cp, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { defaultSettings, saveSettings } from '../main/api/settings';
 import { tinyModelPaths } from '../main/models/fixtures/tinyModels';
 
 export const E2E_CHAT_MODEL = 'tiny-test-llama.gguf';
@@ -25,4 +27,8 @@ await mkdir(models, { recursive: true });
 const tiny = await tinyModelPaths();
 await cp(tiny.chatModelPath, path.join(models, E2E_CHAT_MODEL));
 await cp(tiny.embeddingModelPath, path.join(models, E2E_EMBEDDER), { recursive: true });
+// Settings a user makes in the Settings dialog: one inference thread (two cores shared by the
+// browser, the host and the simulation) and a snapshot every 5 steps, so a short run has points
+// to fork from. Context size, GPU and the UTF-8 guard stay automatic, as a new user has them.
+await saveSettings(dataDir, { ...defaultSettings(), threads: 1, snapshotEverySteps: 5 });
 console.log(`e2e data folder ready: ${path.resolve(dataDir)}`);

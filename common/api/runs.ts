@@ -52,6 +52,25 @@ export const runParentSchema = z.union([
 ]);
 export type RunParent = z.infer<typeof runParentSchema>;
 
+/**
+ * Why a run stopped against the will of the person who started it: a step that threw, models
+ * that would not load, a prompt the model cannot hold. Kept in the run's folder (and its event
+ * log) so the library row and the run view say it until the run is opened again.
+ */
+export const runFailureSchema = z.object({
+  /** The step that failed (for a load: the step the run would have gone on from). */
+  step: z.number().int(),
+  /** What was being done: a step, or loading the models to start / reopen the run. */
+  phase: z.enum(['step', 'load', 'start']),
+  /** The reason, as the failing part said it. */
+  reason: z.string(),
+  /** What the person can do about it, in words. */
+  remedy: z.string(),
+  /** ISO time of the failure. */
+  at: z.string(),
+});
+export type RunFailure = z.infer<typeof runFailureSchema>;
+
 export const runSummarySchema = z.object({
   id: runIdSchema,
   name: z.string(),
@@ -74,6 +93,8 @@ export const runSummarySchema = z.object({
   calls: z.number().int(),
   models: z.object({ chat: z.string(), embedding: z.string() }),
   conditions: runConditionsSchema,
+  /** Why the run last stopped on its own (absent when it did not, or has been opened since). */
+  failure: runFailureSchema.optional(),
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 
@@ -444,12 +465,13 @@ export const runsEvents = {
     ),
     rates: runRatesSchema,
   }),
-  /** Status changes of a run; `crashed` carries what happened. */
+  /** Status changes of a run; `crashed` carries what happened, a failure says why and what to do. */
   'runs.onDidChangeStatus': z.object({
     runId: runIdSchema,
     status: runStatusSchema,
     step: z.number().int(),
     message: z.string().optional(),
+    failure: runFailureSchema.optional(),
   }),
 } as const;
 

@@ -7,6 +7,12 @@ import { z } from 'zod';
 
 /** The most inference threads a user may ask for; more never helps on a laptop. */
 export const MAX_THREADS = 64;
+/** Bounds of a chosen context size (tokens per sequence). */
+export const MIN_CONTEXT = 256;
+export const MAX_CONTEXT = 1_048_576;
+/** Steps between snapshots by default: 10 game minutes at 10 s a step. */
+export const DEFAULT_SNAPSHOT_EVERY_STEPS = 60;
+export const MAX_SNAPSHOT_EVERY_STEPS = 8_640;
 
 /** Each setting's rule, without defaults (so a partial update names only what it changes). */
 const settingFields = {
@@ -23,6 +29,13 @@ const settingFields = {
   threads: z.number().int().min(1).max(MAX_THREADS).nullable(),
   /** Use a GPU when one is found (false = CPU only). */
   gpu: z.boolean(),
+  /**
+   * Tokens the chat model holds per request (prompt + answer); null = automatic: the length the
+   * model was trained on, as far as free memory allows. Never past the trained length.
+   */
+  contextSize: z.number().int().min(MIN_CONTEXT).max(MAX_CONTEXT).nullable(),
+  /** Steps between a run's snapshots: the points it can be forked from and resumes from. */
+  snapshotEverySteps: z.number().int().min(1).max(MAX_SNAPSHOT_EVERY_STEPS),
   /** Default chat model (a GGUF file) for new runs; null = none chosen. */
   chatModelPath: z.string().min(1).max(4096).nullable(),
   /** Default embedding model (a folder) for new runs; null = none chosen. */
@@ -33,6 +46,8 @@ export const studioSettingsSchema = z.object({
   dataFolder: settingFields.dataFolder.default(null),
   threads: settingFields.threads.default(null),
   gpu: settingFields.gpu.default(true),
+  contextSize: settingFields.contextSize.default(null),
+  snapshotEverySteps: settingFields.snapshotEverySteps.default(DEFAULT_SNAPSHOT_EVERY_STEPS),
   chatModelPath: settingFields.chatModelPath.default(null),
   embeddingModelPath: settingFields.embeddingModelPath.default(null),
 });

@@ -30,6 +30,8 @@ describe('settings.json', () => {
       dataFolder: null,
       threads: null,
       gpu: true,
+      contextSize: null,
+      snapshotEverySteps: 60,
       chatModelPath: null,
       embeddingModelPath: null,
     });
@@ -78,8 +80,21 @@ describe('settings.json', () => {
     const many = inferenceFrom({ ...defaultSettings(), threads: 64, gpu: false });
     expect(many.gpu).toBe(false);
     expect(many.threads).toBeLessThanOrEqual(availableParallelism());
-    await saveSettings(home, { ...defaultSettings(), threads: 1, gpu: false });
-    expect(await readInferenceSettings(home)).toEqual({ threads: 1, gpu: false });
+    expect(auto).not.toHaveProperty('contextSize'); // automatic: chosen from the model
+    expect(auto.snapshotEverySteps).toBe(60);
+    await saveSettings(home, {
+      ...defaultSettings(),
+      threads: 1,
+      gpu: false,
+      contextSize: 1024,
+      snapshotEverySteps: 5,
+    });
+    expect(await readInferenceSettings(home)).toEqual({
+      threads: 1,
+      gpu: false,
+      contextSize: 1024,
+      snapshotEverySteps: 5,
+    });
   });
 });
 

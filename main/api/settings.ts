@@ -130,6 +130,10 @@ export interface InferenceSettings {
   threads: number;
   /** node-llama-cpp's gpu option: 'auto' detects one, false forces the CPU. */
   gpu: 'auto' | false;
+  /** Tokens per sequence; absent: automatic (main/models/llama/context-size.ts). */
+  contextSize?: number;
+  /** Steps between a run's snapshots. */
+  snapshotEverySteps: number;
 }
 
 /** What a run's model providers should use, from the settings. Pure but for the core count. */
@@ -137,6 +141,8 @@ export function inferenceFrom(settings: StudioSettings): InferenceSettings {
   return {
     threads: settings.threads === null ? autoThreads() : resolveThreads(settings.threads),
     gpu: settings.gpu ? 'auto' : false,
+    ...(settings.contextSize !== null ? { contextSize: settings.contextSize } : {}),
+    snapshotEverySteps: settings.snapshotEverySteps,
   };
 }
 

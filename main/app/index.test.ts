@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CALL_CHANNEL, EVENT_CHANNEL } from '../../preload/bridge';
 import type { CallResult } from '../../common/api/protocol';
+import { currentSimOptions } from '../runs/simOptions';
 import { readScenarioFolder, writePack } from '../packs';
 
 type Template = Array<{ label?: string; click?: () => void; submenu?: Template }>;
@@ -293,7 +294,9 @@ describe('the Electron entry', () => {
     const listing = call('runs.list', {});
     await vi.waitFor(() => expect(f.forks).toHaveLength(1));
     const options = JSON.parse(f.forks[0]!.env.SIMULACRA_SIM_OPTIONS!);
-    expect(options).toMatchObject({ dataDir, threads: 1, gpu: false });
+    // It reads the settings itself at each run start (so a change needs no restart).
+    expect(options).toMatchObject({ dataDir, settingsDir: dataDir });
+    expect(currentSimOptions(options)).toMatchObject({ threads: 1, gpu: false });
     expect(f.forks[0]!.entry).toMatch(/simProcess\.js$/);
     // The stand-in process dies at once: the call fails clearly instead of hanging.
     f.forks[0]!.child.emit('exit', 1);

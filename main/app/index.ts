@@ -11,12 +11,7 @@ import { createStudioApi } from '../api/studio';
 import { CALL_CHANNEL, EVENT_CHANNEL } from '../../preload/bridge';
 import { CONTENT_SECURITY_POLICY } from '../host/server';
 import { defaultDataDir } from '../api/dataDir';
-import {
-  activeDataFolderSync,
-  inferenceFrom,
-  loadSettingsSync,
-  SETTINGS_FILE,
-} from '../api/settings';
+import { activeDataFolderSync, SETTINGS_FILE } from '../api/settings';
 import type { ShellCommand } from '../../common/api/desktop';
 import { answerStudioCall, denyNavigation, windowOpenHandler } from './security';
 import { packPathsFromArgv } from './argv';
@@ -60,13 +55,9 @@ const runsBroker = createRunsBroker({
     forkUtilityProcess(join(import.meta.dirname, 'simProcess.js'), {
       env: {
         ...process.env,
-        // Threads and GPU from the settings, read at each start of the simulation process, so
-        // a change applies from the next one (SIMULACRA_SIM_OPTIONS tunes the rest, for tests).
-        ...simOptionsEnv({
-          ...readSimOptions(),
-          dataDir,
-          ...inferenceFrom(loadSettingsSync(homeDir).settings),
-        }),
+        // The simulation process reads the inference settings (threads, GPU, context size,
+        // snapshot interval) from settings.json in homeDir at each run start.
+        ...simOptionsEnv({ ...readSimOptions(), dataDir, settingsDir: homeDir }),
       },
     }),
 });

@@ -9,7 +9,6 @@ import { resolve } from 'node:path';
 import { createStudioApi } from '../api/studio';
 import { startWebHost } from './server';
 import { defaultDataDir } from '../api/dataDir';
-import { inferenceFrom, loadSettingsSync } from '../api/settings';
 import { createRunsBroker, forkNodeSimProcess } from '../runs/broker';
 import { readSimOptions } from '../runs/simOptions';
 
@@ -26,15 +25,11 @@ const version = (
 ).version;
 
 const dataDir = defaultDataDir();
-// Simulations run in a child process (started on the first runs.* call) with the threads and
-// GPU mode from the settings, read at each start; SIMULACRA_SIM_OPTIONS in the environment
-// (main/runs/simOptions.ts) overrides them (the e2e suite's tiny test models).
+// Simulations run in a child process (started on the first runs.* call), which reads the
+// inference settings (threads, GPU, context size, snapshot interval) from settings.json at each
+// run start (main/runs/simOptions.ts).
 const runsBroker = createRunsBroker({
-  spawn: forkNodeSimProcess(() => ({
-    dataDir,
-    ...inferenceFrom(loadSettingsSync(dataDir).settings),
-    ...readSimOptions(),
-  })),
+  spawn: forkNodeSimProcess(() => ({ dataDir, settingsDir: dataDir, ...readSimOptions() })),
 });
 
 try {

@@ -9,6 +9,7 @@ import { runsContract, type RunsContract } from '../../common/api/runs';
 import { HashEmbedder, ScriptedModel } from '../engine/testing/ScriptedModel';
 import { buildTestScenario } from '../engine/testing/testTown';
 import { townScript } from '../engine/testing/townScript';
+import { ModelError } from '../models/errors';
 import type { LanguageModel } from '../models/types';
 import type { ModelLoader } from './modelCache';
 import { RunService } from './RunService';
@@ -32,6 +33,17 @@ function setup(opts: { snapshotEverySteps?: number; pid?: number; dataDir?: stri
     chat: async (file) => {
       if (file.endsWith('missing.gguf')) throw new Error(`no model file at ${file}`);
       loaded.push(file);
+      if (file.endsWith('small-context.gguf')) {
+        return new ScriptedModel({
+          ...townScript(),
+          'plan.daily': () => {
+            throw new ModelError(
+              'prompt-too-long',
+              'The plan.daily request needs 1273 prompt + 1012 completion tokens, but a sequence holds 2048.',
+            );
+          },
+        });
+      }
       if (file.endsWith('failing.gguf')) {
         return new ScriptedModel({
           ...townScript(),
@@ -496,27 +508,81 @@ describe('RunService (scripted model)', () => {
     );
   });
 
-  it('a failing step unloads the run with a clear message; it reopens from its snapshot', async () => {
+  it('a failing step unloads the run, says why and what to do, and keeps it in the library and the log', async () => {
     const { call, events, dataDir } = setup();
     const { id } = await call(
       'runs.create',
       createInput({ chatModelPath: '/models/failing.gguf' }),
     );
+    const resume = 'Open the run again to resume from its last snapshot.';
     await expect(call('runs.step', { runId: id, steps: 3 })).rejects.toMatchObject({
       code: 'rejected',
-      message: `step 0 of run "${id}" failed: the model ran out of memory`,
+      message: `step 0 failed: the model ran out of memory — ${resume}`,
+    });
+    const failure = {
+      step: 0,
+      phase: 'step',
+      reason: 'the model ran out of memory',
+      remedy: resume,
+    };
+    expect(events.at(-1)!.payload).toMatchObject({ runId: id, status: 'stored', failure });
+    expect(existsSync(path.join(dataDir, 'runs', id, LOCK_FILE))).toBe(false);
+    expect((await call('runs.list', {}))[0]).toMatchObject({
+      id,
+      status: 'stored',
+      steps: 0,
+      failure,
+    });
+    const logged = await call('runs.events', { runId: id, fromStep: -1, types: ['run.failed'] });
+    expect(logged).toMatchObject([{ type: 'run.failed', ...failure }]);
+
+    // Opened again with a working model: it resumes, the library row is clear, the log keeps it.
+    const { frame } = await call('runs.open', { runId: id, chatModelPath: '/models/chat.gguf' });
+    expect(frame.step).toBe(0);
+    expect((await call('runs.step', { runId: id, steps: 2 })).step).toBe(2);
+    const [row] = await call('runs.list', {});
+    expect(row.models.chat).toBe('/models/chat.gguf');
+    expect(row.failure).toBeUndefined();
+    expect(
+      await call('runs.events', { runId: id, fromStep: -1, types: ['run.failed'] }),
+    ).toMatchObject([failure]);
+  });
+
+  it('a prompt the model cannot hold names the context size setting', async () => {
+    const { call } = setup();
+    const { id } = await call(
+      'runs.create',
+      createInput({ chatModelPath: '/models/small-context.gguf' }),
+    );
+    await expect(call('runs.step', { runId: id, steps: 1 })).rejects.toMatchObject({
+      message: expect.stringMatching(
+        /^step 0 failed: The plan\.daily request needs 1273 prompt .* — Raise the context size in Settings › Inference/,
+      ),
+    });
+    expect((await call('runs.list', {}))[0].failure?.remedy).toMatch(/context size in Settings/);
+  });
+
+  it('models that do not load when a run is reopened leave the reason in its library row', async () => {
+    const { call, events } = setup();
+    const { id } = await call('runs.create', createInput());
+    await call('runs.step', { runId: id, steps: 1 });
+    await call('runs.close', { runId: id });
+    await expect(
+      call('runs.open', { runId: id, chatModelPath: '/models/missing.gguf' }),
+    ).rejects.toMatchObject({
+      message:
+        'the models did not load: no model file at /models/missing.gguf — ' +
+        'Open the run again to resume from its last snapshot.',
     });
     expect(events.at(-1)!.payload).toMatchObject({
       runId: id,
       status: 'stored',
-      message: expect.stringContaining('open the run to resume from its last snapshot'),
+      failure: { phase: 'load', reason: 'no model file at /models/missing.gguf' },
     });
-    expect(existsSync(path.join(dataDir, 'runs', id, LOCK_FILE))).toBe(false);
-    expect((await call('runs.list', {}))[0]).toMatchObject({ id, status: 'stored', steps: 0 });
-    const { frame } = await call('runs.open', { runId: id, chatModelPath: '/models/chat.gguf' });
-    expect(frame.step).toBe(0);
-    expect((await call('runs.step', { runId: id, steps: 2 })).step).toBe(2);
-    expect((await call('runs.list', {}))[0].models.chat).toBe('/models/chat.gguf');
+    expect((await call('runs.list', {}))[0]).toMatchObject({
+      status: 'stored',
+      failure: { phase: 'load', step: 1 },
+    });
   });
 
   it('leaves alone a run another living process holds', async () => {
@@ -555,7 +621,12 @@ describe('RunService (scripted model)', () => {
     });
     await expect(
       call('runs.create', createInput({ chatModelPath: '/models/missing.gguf' })),
-    ).rejects.toMatchObject({ code: 'rejected', message: 'no model file at /models/missing.gguf' });
+    ).rejects.toMatchObject({
+      code: 'rejected',
+      message: expect.stringMatching(
+        /^the run could not start: no model file at \/models\/missing\.gguf — /,
+      ),
+    });
     await expect(
       call('runs.create', createInput({ startTime: 'tomorrow morning' })),
     ).rejects.toMatchObject({ code: 'invalid-input' });

@@ -16,6 +16,7 @@ import type { Handlers, ParsedInputOf, RawOutputOf } from '../../common/api/cont
 import { ApiError } from '../../common/api/protocol';
 import type {
   ExperimentCellRef,
+  RunFailure,
   RunFrame,
   RunsContract,
   RunStatus,
@@ -40,6 +41,7 @@ import { LogTally } from './logTally';
 import { ModelCache, type ModelLoader } from './modelCache';
 import { Mutex } from './Mutex';
 import { RateMeter } from './RateMeter';
+import { describeFailure, failureLine } from './runFailure';
 import {
   STUDIO_RUN_FILE,
   heldByAnotherProcess,
@@ -65,8 +67,11 @@ export interface RunServiceOptions {
   /** Loads models by file (node-llama-cpp + transformers.js in the product). */
   models: ModelLoader;
   emit: RunsEmit;
-  /** Steps between snapshots (fork points and crash-resume points). */
-  snapshotEverySteps?: number;
+  /**
+   * Steps between snapshots (fork points and crash-resume points); a function is asked at each
+   * run start (the product reads the setting then).
+   */
+  snapshotEverySteps?: number | (() => number | undefined);
   /** This process's id, written into live.lock. */
   pid?: number;
   /** Cross-run lifestyle policies (`<dataDir>/policies` in the product); none: not kept. */
@@ -114,6 +119,15 @@ export class RunService {
     this.runsDir = path.join(opts.dataDir, 'runs');
     this.cache = new ModelCache(opts.models);
     this.pid = opts.pid ?? process.pid;
+  }
+
+  /** A run's name (studio-run.json), or undefined when it cannot be read. */
+  nameOf(runId: string): string | undefined {
+    try {
+      return readStudioRun(this.dirOf(runId)).name;
+    } catch {
+      return undefined;
+    }
   }
 
   /** How many times models were loaded (reuse is observable in tests). */
@@ -210,6 +224,7 @@ export class RunService {
       calls: totals.calls,
       models: meta.models,
       conditions: meta.conditions,
+      ...(meta.failure && !live ? { failure: meta.failure } : {}),
     };
   }
 
@@ -279,23 +294,21 @@ export class RunService {
       parent: null,
     };
     this.emitStatus(runId, 'loading', 0);
-    const deps = await this.loadModels(runId, meta.models).catch((error: unknown) => {
-      rmSync(dir, { recursive: true, force: true });
-      throw error;
-    });
-    writeStudioRun(dir, meta);
-    writeLock(dir, this.pid);
     let sim: Simulation;
+    let deps: LoadedDeps;
     try {
+      deps = await this.loadModels(meta.models);
+      writeStudioRun(dir, meta);
+      writeLock(dir, this.pid);
       sim = await Simulation.create(scenario, dir, deps.sim, {
         ...this.snapshotOptions(),
         conditions: input.conditions,
       });
     } catch (error) {
-      // Nothing usable was written; leave no half run behind.
+      // Nothing usable was written; leave no half run behind. The person who started it reads
+      // why in the start dialog (this error) and the status event.
       rmSync(dir, { recursive: true, force: true });
-      this.emitStatus(runId, 'stored', 0, (error as Error).message);
-      throw error;
+      throw this.refused(runId, describeFailure(error, 0, 'start'), error);
     }
     this.makeLive(runId, dir, meta, sim, deps);
     return this.summaryOf(runId);
@@ -321,7 +334,14 @@ export class RunService {
     };
     const last = listCheckpoints(dir).at(-1) ?? 0;
     this.emitStatus(input.runId, 'loading', last);
-    const deps = await this.loadModels(input.runId, models);
+    let deps: LoadedDeps;
+    try {
+      deps = await this.loadModels(models);
+    } catch (error) {
+      const failure = describeFailure(error, last, 'load');
+      this.recordFailure(dir, failure);
+      throw this.refused(input.runId, failure, error, this.statusOf(input.runId, dir));
+    }
     let sim: Simulation;
     try {
       // From the last snapshot; logged steps after it are re-run from their recorded outputs.
@@ -333,11 +353,20 @@ export class RunService {
         message: `cannot open run "${input.runId}": ${(error as Error).message}`,
       });
     }
-    if (models.chat !== meta.models.chat || models.embedding !== meta.models.embedding) {
-      writeStudioRun(dir, { ...meta, models });
+    // Resuming re-runs the log after the snapshot, so a failure line there went with it: the
+    // log keeps every failure, the library only the last, until now.
+    if (meta.failure) keepFailureInLog(dir, meta.failure);
+    const opened: StudioRun = { ...meta, models };
+    delete opened.failure;
+    if (
+      meta.failure ||
+      models.chat !== meta.models.chat ||
+      models.embedding !== meta.models.embedding
+    ) {
+      writeStudioRun(dir, opened);
     }
     writeLock(dir, this.pid);
-    this.makeLive(input.runId, dir, { ...meta, models }, sim, deps);
+    this.makeLive(input.runId, dir, opened, sim, deps);
     return { summary: this.summaryOf(input.runId), frame: liveFrame(sim, input.runId) };
   }
 
@@ -354,17 +383,14 @@ export class RunService {
       parent: origin.parent,
     };
     this.emitStatus(runId, 'loading', at);
-    const deps = await this.loadModels(runId, meta.models).catch((error: unknown) => {
-      rmSync(dir, { recursive: true, force: true });
-      throw error;
-    });
     let sim: Simulation;
+    let deps: LoadedDeps;
     try {
+      deps = await this.loadModels(meta.models);
       sim = Simulation.fork(fromDir, at, dir, deps.sim);
     } catch (error) {
       rmSync(dir, { recursive: true, force: true });
-      this.emitStatus(runId, 'stored', at, (error as Error).message);
-      throw error;
+      throw this.refused(runId, describeFailure(error, at, 'start'), error);
     }
     writeStudioRun(dir, meta);
     writeLock(dir, this.pid);
@@ -434,21 +460,8 @@ export class RunService {
     return {};
   }
 
-  private async loadModels(
-    runId: string,
-    files: { chat: string; embedding: string },
-  ): Promise<LoadedDeps> {
-    let loaded;
-    try {
-      loaded = await this.cache.get(files.chat, files.embedding);
-    } catch (error) {
-      this.emitStatus(runId, 'stored', 0, (error as Error).message);
-      throw new ApiError({
-        code: 'rejected',
-        name: (error as Error).name,
-        message: (error as Error).message,
-      });
-    }
+  private async loadModels(files: { chat: string; embedding: string }): Promise<LoadedDeps> {
+    const loaded = await this.cache.get(files.chat, files.embedding);
     const ledger = new CostLedger();
     const model = countInFlight(loaded.model);
     const policyStore = this.opts.policyStore;
@@ -599,10 +612,12 @@ export class RunService {
         try {
           await this.mutex.run(() => this.stepLive(live));
         } catch (error) {
-          await this.failed(live, error);
+          const failure = await this.failed(live, error);
           throw new ApiError({
             code: 'rejected',
-            message: `step ${live.sim.step} of run "${runId}" failed: ${(error as Error).message}`,
+            message: failure
+              ? failureLine(failure)
+              : `step ${live.sim.step} of run "${runId}" failed: ${(error as Error).message}`,
           });
         }
       }
@@ -635,16 +650,42 @@ export class RunService {
    * A step threw (a model error, a full disk): the in-memory state may be half-updated, so the
    * run is unloaded without a new snapshot; reopening resumes it from its last good one.
    */
-  private async failed(live: Live, error: unknown): Promise<void> {
-    if (this.live !== live) return;
+  private async failed(live: Live, error: unknown): Promise<RunFailure | null> {
+    if (this.live !== live) return null;
     this.live = null;
     removeLock(live.dir);
-    this.emitStatus(
-      live.runId,
-      'stored',
-      live.sim.step,
-      `step ${live.sim.step} failed: ${(error as Error).message}; open the run to resume from its last snapshot`,
-    );
+    const failure = describeFailure(error, live.sim.step, 'step');
+    this.recordFailure(live.dir, failure);
+    appendFailureLine(live.dir, failure);
+    this.emitStatus(live.runId, 'stored', live.sim.step, failureLine(failure), failure);
+    return failure;
+  }
+
+  /** Keeps `failure` in the run's studio-run.json, for the library row (best effort). */
+  private recordFailure(dir: string, failure: RunFailure): void {
+    try {
+      writeStudioRun(dir, { ...readStudioRun(dir), failure });
+    } catch {
+      // A full disk or a damaged file: the status event and the caller's error still say it.
+    }
+  }
+
+  /**
+   * Says a start or load failure to whoever watches (`status`: what the run is now) and gives
+   * the caller an error carrying the same reason and remedy.
+   */
+  private refused(
+    runId: string,
+    failure: RunFailure,
+    error: unknown,
+    status: RunStatus = 'stored',
+  ): ApiError {
+    this.emitStatus(runId, status, failure.step, failureLine(failure), failure);
+    return new ApiError({
+      code: 'rejected',
+      name: (error as Error).name,
+      message: failureLine(failure),
+    });
   }
 
   /**
@@ -836,15 +877,24 @@ export class RunService {
   // ---------------------------------------------------------------------------------------
 
   private snapshotOptions(): { snapshotEverySteps?: number } {
-    return this.opts.snapshotEverySteps ? { snapshotEverySteps: this.opts.snapshotEverySteps } : {};
+    const option = this.opts.snapshotEverySteps;
+    const every = typeof option === 'function' ? option() : option;
+    return every ? { snapshotEverySteps: every } : {};
   }
 
-  private emitStatus(runId: string, status: RunStatus, step: number, message?: string): void {
+  private emitStatus(
+    runId: string,
+    status: RunStatus,
+    step: number,
+    message?: string,
+    failure?: RunFailure,
+  ): void {
     this.opts.emit('runs.onDidChangeStatus', {
       runId,
       status,
       step,
       ...(message !== undefined ? { message } : {}),
+      ...(failure ? { failure } : {}),
     });
   }
 }
@@ -909,4 +959,22 @@ function snapshotAtOrBefore(dir: string, step: number, what: string): number {
     });
   }
   return at;
+}
+
+/** The log line type of a run failure (the event panel shows it). */
+export const FAILURE_LINE = 'run.failed';
+
+/** Appends the failure to the run's event log; a log that takes no more lines keeps it out. */
+function appendFailureLine(dir: string, failure: RunFailure): void {
+  try {
+    new EventLog(path.join(dir, LOG_FILE)).append({ type: FAILURE_LINE, ...failure });
+  } catch {
+    // A full disk: studio-run.json and the status event (if they could be written) carry it.
+  }
+}
+
+/** Puts the failure line back when resuming dropped it with the rest of the log's tail. */
+function keepFailureInLog(dir: string, failure: RunFailure): void {
+  const lines = EventLog.readTypes(path.join(dir, LOG_FILE), new Set([FAILURE_LINE]));
+  if (!lines.some((e) => e.at === failure.at)) appendFailureLine(dir, failure);
 }

@@ -6,23 +6,30 @@
 import { createLlamaLanguageModel } from '../models/llama/llama-language-model';
 import { createTransformersEmbedder } from '../models/transformers/transformers-embedder';
 import type { ModelLoader } from './modelCache';
-import type { SimOptions } from './simOptions';
+import { currentSimOptions, type SimOptions } from './simOptions';
+
+/** Options of a load (settings are read at each: a change applies to the next load). */
+function loadOptions(options: SimOptions) {
+  const o = currentSimOptions(options);
+  return {
+    ...(o.threads !== undefined ? { threads: o.threads } : {}),
+    ...(o.sequences !== undefined ? { sequences: o.sequences } : {}),
+    ...(o.contextSize !== undefined ? { contextSize: o.contextSize } : {}),
+    ...(o.gpu !== undefined ? { gpu: o.gpu } : {}),
+    ...(o.banIncompleteUtf8 !== undefined ? { banIncompleteUtf8: o.banIncompleteUtf8 } : {}),
+  };
+}
 
 export function localModelLoader(options: SimOptions): ModelLoader {
   return {
-    chat: (modelPath) =>
-      createLlamaLanguageModel({
-        modelPath,
-        ...(options.threads !== undefined ? { threads: options.threads } : {}),
-        ...(options.sequences !== undefined ? { sequences: options.sequences } : {}),
-        ...(options.contextSize !== undefined ? { contextSize: options.contextSize } : {}),
-        ...(options.gpu !== undefined ? { gpu: options.gpu } : {}),
-        banIncompleteUtf8: options.banIncompleteUtf8 === true,
-      }),
-    embedding: (modelFolder) =>
-      createTransformersEmbedder({
+    chat: (modelPath) => createLlamaLanguageModel({ modelPath, ...loadOptions(options) }),
+    embedding: (modelFolder) => {
+      const { threads } = loadOptions(options);
+      return createTransformersEmbedder({
         modelFolder,
-        ...(options.threads !== undefined ? { threads: options.threads } : {}),
-      }),
+        ...(threads !== undefined ? { threads } : {}),
+      });
+    },
+    variant: () => JSON.stringify(loadOptions(options)),
   };
 }

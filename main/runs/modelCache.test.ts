@@ -45,4 +45,17 @@ describe('ModelCache', () => {
     expect(cache.loads.chat).toBe(2);
     await expect(cache.get('a.gguf', 'embed')).resolves.toBeTruthy();
   });
+
+  it('loads again when the settings a load depends on have changed (a new context size)', async () => {
+    const { models, disposed } = loader();
+    let setting = 'context 2048';
+    const cache = new ModelCache({ ...models, variant: () => setting });
+    const a = await cache.get('a.gguf', 'embed');
+    expect((await cache.get('a.gguf', 'embed')).model).toBe(a.model);
+    setting = 'context 8192';
+    const b = await cache.get('a.gguf', 'embed');
+    expect(b.model).not.toBe(a.model);
+    expect(disposed).toContain('a.gguf');
+    expect(cache.loads.chat).toBe(2);
+  });
 });

@@ -9,6 +9,11 @@ import type { Embedder, LanguageModel } from '../models/types';
 export interface ModelLoader {
   chat(path: string): Promise<LanguageModel>;
   embedding(path: string): Promise<Embedder>;
+  /**
+   * What else a load depends on now (the settings: threads, context size…), as a key: a model
+   * loaded under another key is loaded again, so a change in Settings reaches the next run.
+   */
+  variant?(): string;
 }
 
 interface Slot<T> {
@@ -42,12 +47,13 @@ export class ModelCache {
     return this.chatSlot ? this.chatSlot.value.catch(() => null) : null;
   }
 
-  private chat(path: string): Promise<LanguageModel> {
+  private chat(file: string): Promise<LanguageModel> {
+    const path = this.keyOf(file);
     if (this.chatSlot?.path === path) return this.chatSlot.value;
     const old = this.chatSlot;
     this.loads.chat++;
     const value = (old ? disposeQuietly(old.value) : Promise.resolve()).then(() =>
-      this.loader.chat(path),
+      this.loader.chat(file),
     );
     this.chatSlot = { path, value };
     // A failed load is not kept: the next request tries again (the user may fix the file).
@@ -57,18 +63,24 @@ export class ModelCache {
     return value;
   }
 
-  private embedding(path: string): Promise<Embedder> {
+  private embedding(folder: string): Promise<Embedder> {
+    const path = this.keyOf(folder);
     if (this.embedSlot?.path === path) return this.embedSlot.value;
     const old = this.embedSlot;
     this.loads.embedding++;
     const value = (old ? disposeQuietly(old.value) : Promise.resolve()).then(() =>
-      this.loader.embedding(path),
+      this.loader.embedding(folder),
     );
     this.embedSlot = { path, value };
     value.catch(() => {
       if (this.embedSlot?.value === value) this.embedSlot = null;
     });
     return value;
+  }
+
+  /** The slot key of a file: the file and the loader's current variant. */
+  private keyOf(file: string): string {
+    return `${file}\n${this.loader.variant?.() ?? ''}`;
   }
 
   /** Unloads everything (process shutdown). */

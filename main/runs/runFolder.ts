@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { runParentSchema } from '../../common/api/runs';
+import { runFailureSchema, runParentSchema } from '../../common/api/runs';
 import { runConditionsSchema } from '../../common/runs/conditions';
 
 export const STUDIO_RUN_FILE = 'studio-run.json';
@@ -31,6 +31,8 @@ export const studioRunSchema = z.object({
   models: z.object({ chat: z.string(), embedding: z.string() }),
   conditions: runConditionsSchema,
   parent: runParentSchema.nullable(),
+  /** Why the run last stopped on its own; cleared when it is opened again. */
+  failure: runFailureSchema.optional(),
 });
 export type StudioRun = z.infer<typeof studioRunSchema>;
 

@@ -4,12 +4,19 @@
  * fails at start with a message naming it, instead of as a strange run later.
  */
 import { z } from 'zod';
+import { inferenceFrom, loadSettingsSync } from '../api/settings';
 
 export const SIM_OPTIONS_ENV = 'SIMULACRA_SIM_OPTIONS';
 
 export const simOptionsSchema = z.object({
   /** The studio's data folder (runs go in `<dataDir>/runs`); default: the platform's. */
   dataDir: z.string().min(1).optional(),
+  /**
+   * The folder holding settings.json: its inference settings (threads, GPU, context size) and
+   * snapshot interval are read at each model load and run start, so a change in Settings
+   * applies to the next run started or opened. The fields below override them.
+   */
+  settingsDir: z.string().min(1).optional(),
   /** Inference threads for the model and the embedder; clamped to the free cores. */
   threads: z.number().int().min(1).optional(),
   /** Sequences in the llama context = model requests decoded at once (default 4). */
@@ -18,7 +25,7 @@ export const simOptionsSchema = z.object({
   contextSize: z.number().int().min(64).optional(),
   /** `false`: CPU only; `'auto'` (default): a GPU when one is found. */
   gpu: z.union([z.literal('auto'), z.literal(false)]).optional(),
-  /** For the generated random-weight test models only (see LlamaModelOptions). */
+  /** Forces the UTF-8 guard on or off (default: chosen from the model's vocabulary). */
   banIncompleteUtf8: z.boolean().optional(),
   /** Steps between snapshots (fork points, crash-resume points). */
   snapshotEverySteps: z.number().int().min(1).optional(),
@@ -46,4 +53,14 @@ export function readSimOptions(env: NodeJS.ProcessEnv = process.env): SimOptions
 /** The environment entry carrying `options` to a child process. */
 export function simOptionsEnv(options: SimOptions): Record<string, string> {
   return { [SIM_OPTIONS_ENV]: JSON.stringify(simOptionsSchema.strict().parse(options)) };
+}
+
+/**
+ * The options in force now: the settings in `settingsDir` (read fresh: the user may have changed
+ * them since the process started), overridden by any field set explicitly.
+ */
+export function currentSimOptions(options: SimOptions): SimOptions {
+  if (!options.settingsDir) return options;
+  const fromSettings = inferenceFrom(loadSettingsSync(options.settingsDir).settings);
+  return { ...fromSettings, ...options };
 }

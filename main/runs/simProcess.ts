@@ -16,14 +16,16 @@ import { RunActivity } from './lab/oneHeavyJob';
 import { sharedModelLoader } from './lab/sharedModels';
 import { localModelLoader } from './localModels';
 import { RunService } from './RunService';
-import { readSimOptions } from './simOptions';
+import { currentSimOptions, readSimOptions } from './simOptions';
 
 const options = readSimOptions();
 const dataDir = options.dataDir ?? defaultDataDir();
 const models = sharedModelLoader(localModelLoader(options));
-const activity = new RunActivity();
+// eslint-disable-next-line prefer-const -- the activity names runs through the service built after it
+let service: RunService;
+const activity = new RunActivity((runId) => service.nameOf(runId));
 let api: ServedApi | null = null;
-const service = new RunService({
+service = new RunService({
   dataDir,
   models,
   // Lifestyle policies carry over between runs of a persona (the Lab lists and clears them).
@@ -32,14 +34,18 @@ const service = new RunService({
     activity.see(event, payload);
     api?.emit(event, payload);
   },
-  ...(options.snapshotEverySteps ? { snapshotEverySteps: options.snapshotEverySteps } : {}),
+  // The setting as it is when each run starts.
+  snapshotEverySteps: () => currentSimOptions(options).snapshotEverySteps,
 });
+const startOptions = currentSimOptions(options);
 const lab = new LabService({
   dataDir,
   models,
   emit: (event, payload) => api?.emit(event, payload),
   busyReason: () => activity.busyReason(),
-  ...(options.snapshotEverySteps ? { snapshotEverySteps: options.snapshotEverySteps } : {}),
+  ...(startOptions.snapshotEverySteps
+    ? { snapshotEverySteps: startOptions.snapshotEverySteps }
+    : {}),
 });
 api = serveApi(simContract, {
   ...activity.guard(service.handlers(), () => lab.busy),

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ModelError, ModelOutputError } from '../errors.ts';
-import { ensureTinyLlamaGguf } from '../fixtures/gguf-writer.ts';
+import { ensureTinyLlamaGguf, TINY_TEST_MODEL } from '../fixtures/gguf-writer.ts';
 import { sharedFixtureAvailable, sharedStoriesGguf } from '../testing/shared-models.ts';
+import { realTestModelPaths } from '../testing/test-models.ts';
 import { CostLedger, withLedger } from '../ledger.ts';
 import { ReplayModel, withRecording, type ReplayRecord } from '../replay.ts';
 import type { CompletionRequest } from '../types.ts';
@@ -321,4 +322,41 @@ describe.skipIf(!hasStories)('llama provider on shared stories260K.gguf', () => 
       await model.dispose();
     }
   });
+});
+
+describe('llama provider defaults, chosen from the model', () => {
+  it('a generated model gets its trained context and the UTF-8 guard without being told', async () => {
+    const modelPath = await ensureTinyLlamaGguf({ ...TINY_TEST_MODEL, contextLength: 8_192 });
+    const model = await createLlamaLanguageModel({ modelPath, gpu: false, threads: 1 });
+    try {
+      expect(model.info).toMatchObject({ contextSize: 8_192, utf8Guard: true });
+      // Random weights under the guard: every character of the answer is ASCII.
+      const result = await model.complete(
+        request('a', 'Say anything.', { maxTokens: 64, temperature: 1.2, seed: 3 }),
+      );
+      expect(result.text.length).toBeGreaterThan(10);
+      expect([...result.text].every((ch) => ch.codePointAt(0)! < 0x80)).toBe(true);
+    } finally {
+      await model.dispose();
+    }
+  });
+
+  // Only the chat model is needed here (realTestModels asks for the embedder too).
+  const smollm = realTestModelPaths().llm;
+  const hasSmollm = sharedFixtureAvailable(smollm, 'llama defaults on SmolLM2');
+  it.skipIf(!hasSmollm)(
+    'SmolLM2 (byte-level BPE) keeps its emoji: no guard, its 8k context',
+    async () => {
+      const model = await createLlamaLanguageModel({
+        modelPath: smollm,
+        gpu: false,
+        threads: 1,
+      });
+      try {
+        expect(model.info).toMatchObject({ contextSize: 8_192, utf8Guard: false });
+      } finally {
+        await model.dispose();
+      }
+    },
+  );
 });

@@ -31,8 +31,10 @@ import type {
 import { inspectGguf, type GgufSummary } from './gguf-inspect.ts';
 import { getLlamaRuntime, type GpuMode } from './llama-runtime.ts';
 import { PromptRenderer } from './prompt-renderer.ts';
+import { chooseContextSize } from './context-size.ts';
 import { SequencePool, type SequenceSlot } from './sequence-pool.ts';
 import { resolveThreads } from './threads.ts';
+import { needsUtf8Guard } from './utf8-guard.ts';
 
 /** Options of {@link createLlamaLanguageModel}. */
 export interface LlamaModelOptions {
@@ -43,13 +45,17 @@ export interface LlamaModelOptions {
   threads?: number;
   /** Sequences in the context = requests decoded at once (default 4). */
   sequences?: number;
-  /** Tokens per sequence (prompt + completion), default 4096 or the model's trained length if smaller. */
+  /**
+   * Tokens per sequence (prompt + completion), never past the model's trained length. Default:
+   * automatic — the trained length, as far as memory allows (context-size.ts).
+   */
   contextSize?: number;
   /** Send each agent back to its own sequence (default true). False is the bench baseline. */
   affinity?: boolean;
   /**
    * Forbid tokens that decode to an incomplete UTF-8 sequence (byte tokens 0x80–0xFF).
-   * Random-weight test models emit invalid UTF-8 otherwise; real models do not need it.
+   * Random-weight models emit invalid UTF-8 otherwise; real models do not need it. Default:
+   * on exactly where it costs nothing, decided from the vocabulary (utf8-guard.ts).
    */
   banIncompleteUtf8?: boolean;
   /** Seed used when a request has none, so runs are reproducible (default 0). */
@@ -68,6 +74,8 @@ export interface LlamaModelInfo {
   sequences: number;
   contextSize: number;
   chatTemplate: string;
+  /** Whether tokens that decode to part of a character are forbidden (banIncompleteUtf8). */
+  utf8Guard: boolean;
 }
 
 /**
@@ -95,16 +103,20 @@ export async function createLlamaLanguageModel(
     throw wrapLoadError(options.modelPath, error);
   }
   try {
-    const contextSize = Math.max(
-      64,
-      Math.min(options.contextSize ?? 4096, model.trainContextSize || 4096),
-    );
-    const estimate = await model.fileInsights.estimateContextResourceRequirementsV2({
-      contextSize,
-      sequences,
-      modelGpuLayers: model.gpuLayers,
-    });
+    const estimateFor = (size: number) =>
+      model.fileInsights.estimateContextResourceRequirementsV2({
+        contextSize: size,
+        sequences,
+        modelGpuLayers: model.gpuLayers,
+      });
     const freeAfterLoad = availableMemory();
+    const contextSize = await chooseContextSize({
+      ...(options.contextSize !== undefined ? { requested: options.contextSize } : {}),
+      trained: summary.contextLength ?? model.trainContextSize,
+      bytesFor: async (size) => (await estimateFor(size)).cpuRam,
+      freeBytes: freeAfterLoad,
+    });
+    const estimate = await estimateFor(contextSize);
     if (estimate.cpuRam > freeAfterLoad) {
       throw insufficientMemory(
         options.modelPath,
@@ -171,7 +183,11 @@ export class LlamaLanguageModel implements LanguageModel {
     for (let i = 0; i < context.totalSequences; i++) sequences.push(context.getSequence());
     this.pool = new SequencePool(sequences, options.affinity ?? true);
     this.renderer = new PromptRenderer(model);
-    this.tokenBias = options.banIncompleteUtf8 ? buildIncompleteUtf8Bias(model) : undefined;
+    const ggml = model.fileInfo.metadata.tokenizer.ggml;
+    const utf8Guard =
+      options.banIncompleteUtf8 ??
+      needsUtf8Guard({ model: ggml.model, tokens: ggml.tokens, tokenTypes: ggml.token_type });
+    this.tokenBias = utf8Guard ? buildIncompleteUtf8Bias(model) : undefined;
     this.id = `llama:${summary.name ?? options.modelPath}`;
     this.info = {
       path: options.modelPath,
@@ -181,6 +197,7 @@ export class LlamaLanguageModel implements LanguageModel {
       sequences: context.totalSequences,
       contextSize: context.contextSize,
       chatTemplate: this.renderer.templateName,
+      utf8Guard,
     };
   }
 

@@ -67,10 +67,12 @@ function setup(opts: { now?: () => number; script?: Record<string, unknown> } = 
     },
   };
   const models = sharedModelLoader(loader);
-  const activity = new RunActivity();
   // eslint-disable-next-line prefer-const -- the emitter needs the served API, built after it
   let api: ReturnType<typeof serveApi>;
-  const runs = new RunService({
+  // eslint-disable-next-line prefer-const -- the activity names runs through the service
+  let runs: RunService;
+  const activity = new RunActivity((runId) => runs.nameOf(runId));
+  runs = new RunService({
     dataDir,
     models,
     policyStore: new FilePolicyStore(path.join(dataDir, 'policies')),
@@ -271,8 +273,9 @@ describe('the Lab (scripted model)', () => {
       chatModelPath: '/models/chat.gguf',
       embeddingModelPath: '/models/embed',
     })) as { id: string };
+    // Named as the person named it, not by its id.
     await expect(t.call('lab.createExperiment', createInput())).rejects.toThrow(
-      `run "${run.id}" is live; close it in the run view first (the simulation process does one model job at a time)`,
+      `run “Town run” is live; close it in the run view first (the simulation process does one model job at a time)`,
     );
     // Nothing was written for the refused experiment.
     expect(await t.call('lab.listExperiments', {})).toEqual([]);
@@ -302,7 +305,7 @@ describe('the Lab (scripted model)', () => {
     })) as { id: string };
     await t.callAny('runs.step', { runId: run.id, steps: 2 });
     await expect(t.call('lab.interviewRun', { runId: run.id })).rejects.toThrow(
-      `run "${run.id}" is live; close it in the run view first`,
+      `run “Town run” is live; close it in the run view first`,
     );
     await t.callAny('runs.close', { runId: run.id });
     const runDir = path.join(t.dataDir, 'runs', run.id);

@@ -22,6 +22,9 @@ export class RunActivity {
   private live: string | null = null;
   private starting = 0;
 
+  /** `nameOf` gives a run's name for the messages (a person knows runs by name, not id). */
+  constructor(private readonly nameOf: (runId: string) => string | undefined = () => undefined) {}
+
   /** Feed every event RunService emits. */
   see(event: string, payload: unknown): void {
     if (event !== 'runs.onDidChangeStatus') return;
@@ -34,7 +37,9 @@ export class RunActivity {
   busyReason(): string | null {
     if (this.starting > 0) return 'a run is being started; wait for it, then close it';
     if (this.live) {
-      return `run "${this.live}" is live; close it in the run view first (the simulation process does one model job at a time)`;
+      const name = this.nameOf(this.live);
+      const run = name !== undefined ? `run “${name}”` : `run "${this.live}"`;
+      return `${run} is live; close it in the run view first (the simulation process does one model job at a time)`;
     }
     return null;
   }

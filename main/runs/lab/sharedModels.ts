@@ -56,8 +56,10 @@ export function sharedModelLoader(loader: ModelLoader): ModelLoader {
   }
 
   return {
+    ...(loader.variant ? { variant: () => loader.variant!() } : {}),
     async chat(file) {
-      const { value, release } = await acquire(chats, file, (f) => loader.chat(f));
+      const key = `${file}\n${loader.variant?.() ?? ''}`;
+      const { value, release } = await acquire(chats, key, () => loader.chat(file));
       return {
         id: value.id,
         complete: (request) => value.complete(request),
@@ -65,7 +67,8 @@ export function sharedModelLoader(loader: ModelLoader): ModelLoader {
       } satisfies LanguageModel;
     },
     async embedding(folder) {
-      const { value, release } = await acquire(embedders, folder, (f) => loader.embedding(f));
+      const key = `${folder}\n${loader.variant?.() ?? ''}`;
+      const { value, release } = await acquire(embedders, key, () => loader.embedding(folder));
       return {
         id: value.id,
         dimensions: value.dimensions,

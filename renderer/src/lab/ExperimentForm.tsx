@@ -14,7 +14,7 @@ export function ExperimentForm({
   lab,
 }: {
   doc: Scenario;
-  lab: Pick<LabState, 'models' | 'modelsLoaded' | 'pending' | 'create'>;
+  lab: Pick<LabState, 'models' | 'modelsLoaded' | 'pending' | 'create' | 'liveRun'>;
 }) {
   const chats = useMemo(() => lab.models.filter((m) => m.kind === 'chat'), [lab.models]);
   const embedders = useMemo(() => lab.models.filter((m) => m.kind === 'embedding'), [lab.models]);
@@ -81,7 +81,8 @@ export function ExperimentForm({
       data-testid="lab-form"
       onSubmit={(e) => {
         e.preventDefault();
-        void submit();
+        // Enter in a field submits too: refused here as the button is, while a run is live.
+        if (!lab.liveRun) void submit();
       }}
     >
       <h3 className="lab__heading">New experiment on “{doc.name}”</h3>
@@ -215,11 +216,17 @@ export function ExperimentForm({
           {cells} cell{cells === 1 ? '' : 's'} ({design?.conditions.length ?? 0} condition
           {design?.conditions.length === 1 ? '' : 's'} × {seeds} seed{seeds === 1 ? '' : 's'})
         </span>
+        {lab.liveRun && (
+          <span className="muted" data-testid="lab-create-blocked">
+            Close run “{lab.liveRun.name}” first.
+          </span>
+        )}
         <button
           type="submit"
           className="button button--primary"
           data-testid="lab-create"
-          disabled={!valid || lab.pending === 'create'}
+          disabled={!valid || lab.pending === 'create' || lab.liveRun !== null}
+          title={lab.liveRun ? `Run “${lab.liveRun.name}” is live; close it first` : undefined}
         >
           {lab.pending === 'create' ? 'Starting…' : 'Run experiment'}
         </button>

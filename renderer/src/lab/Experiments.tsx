@@ -168,7 +168,15 @@ export function ExperimentDetail({
   summary: ExperimentSummary;
   lab: Pick<
     LabState,
-    'progress' | 'report' | 'reportLoading' | 'pending' | 'start' | 'cancel' | 'remove' | 'openCell'
+    | 'progress'
+    | 'report'
+    | 'reportLoading'
+    | 'pending'
+    | 'start'
+    | 'cancel'
+    | 'remove'
+    | 'openCell'
+    | 'liveRun'
   >;
   /** A studio experiment of the open town (the CLI's record no models to run a fork with). */
   canOpenCells: boolean;
@@ -200,7 +208,8 @@ export function ExperimentDetail({
             type="button"
             className="button button--primary"
             data-testid="lab-resume"
-            disabled={lab.pending === `start:${summary.id}`}
+            disabled={lab.pending === `start:${summary.id}` || lab.liveRun !== null}
+            title={lab.liveRun ? `Run “${lab.liveRun.name}” is live; close it first` : undefined}
             onClick={() => void lab.start(summary.id)}
           >
             Resume

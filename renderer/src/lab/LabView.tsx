@@ -17,9 +17,6 @@ import { InterviewPanel } from './InterviewPanel';
 import { PoliciesPanel } from './PoliciesPanel';
 import './lab.css';
 
-/** Run statuses in which a run holds the simulation process's model. */
-const LIVE = new Set(['loading', 'running', 'paused']);
-
 export function LabView() {
   const studioStore = useStudioStore();
   const runStore = useRunStore();
@@ -51,15 +48,16 @@ export function LabView() {
 
   if (!doc) return null;
   const selected = lab.experiments.find((e) => e.id === lab.selected) ?? null;
-  const live = lab.runs.find((r) => LIVE.has(r.status)) ?? null;
+  const live = lab.liveRun;
   return (
     <main className="main lab" data-testid="lab-view">
       <div className="lab__left">
         {live && (
           <div className="lab-live" data-testid="lab-live-run">
             <span>
-              Run “{live.name}” is live. The simulation process does one model job at a time:
-              experiments and interviews wait until it is closed.
+              Run “{live.name}”{live.scenarioId !== doc.id ? ` (of “${live.scenarioName}”)` : ''} is
+              live. The simulation process does one model job at a time: experiments and interviews
+              wait until it is closed.
             </span>
             <button
               type="button"

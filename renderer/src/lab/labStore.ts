@@ -8,7 +8,10 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ExperimentProgress, ExperimentSummary, PolicyView } from '../../../common/api/lab';
 import type { StudioApi } from '../../../common/api/studio';
 import type { InputOf, OutputOf } from '../../../common/api/contract';
-import type { ExperimentCellRef, RunSummary } from '../../../common/api/runs';
+import type { ExperimentCellRef, RunStatus, RunSummary } from '../../../common/api/runs';
+
+/** Statuses of a run that holds the simulation process (see main/runs/lab/oneHeavyJob.ts). */
+const LIVE_STATUSES: ReadonlySet<RunStatus> = new Set(['loading', 'running', 'paused']);
 import type { StudioContract } from '../../../common/api/studio';
 import { reportFailures } from '../util/reportFailures';
 
@@ -61,6 +64,11 @@ export interface LabState {
   pending: string | null;
   /** Stored runs of the town, for the interview battery. */
   runs: RunSummary[];
+  /**
+   * The live run of any town (loading, running or paused), or null: while there is one the
+   * simulation process refuses experiments, so the Lab says which and offers to close it.
+   */
+  liveRun: RunSummary | null;
   interview: InterviewResult | null;
 
   attach(): () => void;
@@ -132,6 +140,7 @@ export function createLabStore(deps: LabDeps): LabStore {
       policies: null,
       pending: null,
       runs: [],
+      liveRun: null,
       interview: null,
 
       attach() {
@@ -241,8 +250,13 @@ export function createLabStore(deps: LabDeps): LabStore {
       },
 
       async loadRuns(scenarioId) {
-        const runs = await attempt('Could not list runs', () => api.runs.list({ scenarioId }));
-        if (runs) set({ runs });
+        // Every town's runs: the live one may belong to another town.
+        const all = await attempt('Could not list runs', () => api.runs.list({}));
+        if (all)
+          set({
+            runs: all.filter((r) => r.scenarioId === scenarioId),
+            liveRun: all.find((r) => LIVE_STATUSES.has(r.status)) ?? null,
+          });
       },
 
       async interviewRun(input) {

@@ -200,8 +200,8 @@ export function EventPanel() {
     <div className="event-panel">
       {events.length === 0 ? (
         <p className="muted" data-testid="events-empty">
-          Nothing done to this run yet. Interviews you keep, whispers and object changes show up
-          here, with the step they were applied at.
+          Nothing done to this run yet. Interviews you keep, whispers, object changes and failures
+          show up here, with the step they happened at.
         </p>
       ) : (
         <ol className="event-list" data-testid="event-list">

@@ -7,7 +7,7 @@ import type { RunSummary } from '../../../common/api/runs';
 import { useStudio } from '../stores/studioStore';
 import { downloadBytes } from '../util/download';
 import { useRun, useRunStore } from './RunProvider';
-import { baseName, compact, duration, forkedFrom } from './format';
+import { baseName, compact, duration, failureTitle, forkedFrom } from './format';
 
 export function RunLibrary() {
   const store = useRunStore();
@@ -55,6 +55,11 @@ export function RunLibrary() {
 function RunItem({ run }: { run: RunSummary }) {
   const store = useRunStore();
   const watched = useRun((s) => s.runId === run.id && s.open);
+  const parentName = useRun((s) =>
+    run.parent && 'runId' in run.parent
+      ? s.runs.find((r) => r.id === (run.parent as { runId: string }).runId)?.name
+      : undefined,
+  );
   const [confirming, setConfirming] = useState(false);
   const live = run.status === 'running' || run.status === 'paused' || run.status === 'loading';
   return (
@@ -73,18 +78,35 @@ function RunItem({ run }: { run: RunSummary }) {
             if (store.getState().runId !== run.id) void store.getState().openRun(run.id);
           } else void store.getState().openRun(run.id);
         }}
-        title={run.parent ? forkedFrom(run.parent) : run.id}
+        title={run.parent ? forkedFrom(run.parent, parentName) : run.id}
       >
         <span className="library-item__name">
           {run.parent && '↳ '}
           {run.name}
-          <span className={`run-status run-status--${run.status}`}>
-            {run.status === 'crashed' ? 'crashed · Resume' : run.status}
+          <span
+            className={`run-status run-status--${run.failure ? 'failed' : run.status}`}
+            data-testid="run-item-status"
+          >
+            {run.failure ? 'failed' : run.status === 'crashed' ? 'crashed · Resume' : run.status}
           </span>
         </span>
+        {run.failure && (
+          <span
+            className="library-item__meta run-item__failure"
+            data-testid="run-item-failure"
+            title={`${run.failure.reason}\n\nWhat to do: ${run.failure.remedy}`}
+          >
+            {failureTitle(run.failure)}: {run.failure.reason}
+          </span>
+        )}
         <span className="library-item__meta">
           {duration(run.gameSeconds)} game time · {run.steps} steps · {compact(run.tokens)} tokens
         </span>
+        {run.parent && (
+          <span className="library-item__meta" data-testid="run-item-parent">
+            {forkedFrom(run.parent, parentName)}
+          </span>
+        )}
         <span className="library-item__meta">
           {baseName(run.models.chat)} · {new Date(run.createdAt).toLocaleString()}
         </span>

@@ -13,10 +13,11 @@ import { Timeline } from './Timeline';
 import { ObjectStatePopover } from './Interventions';
 import { StartRunDialog } from './StartRunDialog';
 import { JoinDialog } from './Join';
-import { compact, duration } from './format';
+import { compact, duration, failureTitle } from './format';
 import { isLive } from './runStore';
 import { RUN_SHORTCUTS } from '../shortcuts/registry';
 import { useShortcuts } from '../shortcuts/useShortcuts';
+import type { RunSummary } from '../../../common/api/runs';
 
 const SPEEDS: { value: number; label: string }[] = [
   { value: 1, label: '1 step/s' },
@@ -80,6 +81,7 @@ export function RunView() {
             )}
             <StatusBar />
             <NoticeSlot />
+            {summary.failure && !isLive(summary) && <FailureNote summary={summary} />}
             {popover && (
               <ObjectStatePopover
                 address={popover.address}
@@ -96,6 +98,35 @@ export function RunView() {
       )}
       {starting && <StartRunDialog onClose={() => setStarting(false)} />}
     </main>
+  );
+}
+
+/**
+ * Why the watched run stopped on its own and what to do, over the map until it is opened again
+ * (the library row and the event log keep it too).
+ */
+function FailureNote({ summary }: { summary: RunSummary }) {
+  const store = useRunStore();
+  const failure = summary.failure!;
+  return (
+    <div className="run-failure" role="alert" data-testid="run-failure">
+      <strong className="run-failure__title">{failureTitle(failure)}</strong>
+      <p className="run-failure__reason" data-testid="run-failure-reason">
+        {failure.reason}
+      </p>
+      <p className="run-failure__remedy" data-testid="run-failure-remedy">
+        <span className="run-failure__label">What to do: </span>
+        {failure.remedy}
+      </p>
+      <button
+        type="button"
+        className="button button--primary"
+        data-testid="run-failure-open"
+        onClick={() => void store.getState().openRun(summary.id)}
+      >
+        Open again
+      </button>
+    </div>
   );
 }
 
@@ -284,9 +315,11 @@ function StatusBar() {
       <span data-testid="run-step-label">step {frame?.step ?? 0}</span>
       {summary && !isLive(summary) && summary.status !== 'loading' && (
         <span className="run-status-bar__closed" data-testid="run-closed-note">
-          {summary.status === 'crashed'
-            ? `stopped unexpectedly at step ${summary.steps}; resume from its last snapshot`
-            : `closed at step ${summary.steps}; open it to go on`}
+          {summary.failure
+            ? `${failureTitle(summary.failure).toLowerCase()}; see why above`
+            : summary.status === 'crashed'
+              ? `stopped unexpectedly at step ${summary.steps}; resume from its last snapshot`
+              : `closed at step ${summary.steps}; open it to go on`}
         </span>
       )}
       {viewStep === null && isLive(summary) && (

@@ -37,11 +37,18 @@ function toLocalInput(startTime: string): string {
 export function StartRunDialog({ onClose }: { onClose(): void }) {
   const store = useRunStore();
   const doc = useStudio((s) => s.doc);
-  const { models, download, pending } = useRun(
-    useShallow((s) => ({ models: s.models, download: s.download, pending: s.pending })),
+  const { models, download, pending, startError } = useRun(
+    useShallow((s) => ({
+      models: s.models,
+      download: s.download,
+      pending: s.pending,
+      startError: s.startError,
+    })),
   );
   useEffect(() => {
     void store.getState().loadModels();
+    // A failure from an earlier attempt is not this one's.
+    store.setState({ startError: null });
   }, [store]);
 
   const chats = models.local.filter((m) => m.kind === 'chat');
@@ -245,6 +252,11 @@ export function StartRunDialog({ onClose }: { onClose(): void }) {
             </label>
           ))}
         </fieldset>
+        {startError && (
+          <p className="start-run__error" role="alert" data-testid="start-run-error">
+            {startError}
+          </p>
+        )}
         <FormActions
           className="dialog__actions"
           onCancel={onClose}

@@ -5,12 +5,13 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useRun, useRunStore } from './RunProvider';
-import { forkPoint } from './runStore';
+import { forkPoint, isLive } from './runStore';
 
 export function Timeline() {
   const store = useRunStore();
-  const { timeline, viewStep, liveStep, bookmarks, frameStep, pending } = useRun(
+  const { timeline, viewStep, liveStep, bookmarks, frameStep, pending, live } = useRun(
     useShallow((s) => ({
+      live: isLive(s.summary),
       timeline: s.timeline,
       viewStep: s.viewStep,
       liveStep: s.liveFrame?.step ?? 0,
@@ -23,7 +24,15 @@ export function Timeline() {
   const max = Math.max(timeline?.steps ?? 0, liveStep, 1);
   const shown = viewStep ?? liveStep;
   const pct = (step: number) => `${(step / max) * 100}%`;
-  const fromSnapshot = timeline ? forkPoint(timeline.snapshots, frameStep) : null;
+  // Where a fork starts: a live run followed live is snapshotted now, so exactly here; a past
+  // step (or a closed run) forks from the last snapshot at or before it (RunService.fork).
+  const forkAt =
+    live && viewStep === null
+      ? liveStep
+      : timeline
+        ? forkPoint(timeline.snapshots, frameStep)
+        : null;
+  const exact = forkAt === frameStep;
 
   return (
     <div className="timeline" data-testid="timeline">
@@ -109,19 +118,28 @@ export function Timeline() {
           ★ Bookmark
         </button>
         <span className="timeline__spacer" />
+        {forkAt !== null && !exact && (
+          <span className="timeline__fork-note" data-testid="timeline-fork-note">
+            the last snapshot before step {frameStep}
+          </span>
+        )}
         <button
           type="button"
           className="button button--small"
           data-testid="timeline-fork"
-          disabled={fromSnapshot === null || !!pending}
+          disabled={forkAt === null || !!pending}
           title={
-            fromSnapshot === null
+            forkAt === null
               ? 'No snapshot at or before this step yet'
-              : `A new run continues from the snapshot at step ${fromSnapshot}`
+              : `A new run continues from step ${forkAt}${exact ? '' : ` (the last snapshot before step ${frameStep})`}`
           }
           onClick={() => void store.getState().fork(frameStep)}
         >
-          Fork from here
+          {forkAt === null
+            ? 'Fork from here'
+            : exact
+              ? `Fork at step ${forkAt}`
+              : `Fork from step ${forkAt}`}
         </button>
       </div>
       {bookmarks.length > 0 && (

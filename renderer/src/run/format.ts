@@ -1,5 +1,5 @@
 /** Small formatters the run view shares (numbers, durations, tokens). */
-import type { RunParent } from '../../../common/api/runs';
+import type { RunFailure, RunParent } from '../../../common/api/runs';
 
 /** 1234 → "1.2k", 4_550_000 → "4.55M". */
 export function compact(n: number): string {
@@ -56,8 +56,15 @@ export function bytes(n: number): string {
 }
 
 /** Where a forked run came from, for the run library's tooltip. */
-export function forkedFrom(parent: RunParent): string {
+export function forkedFrom(parent: RunParent, parentName?: string): string {
   return 'runId' in parent
-    ? `Forked from ${parent.runId} at step ${parent.step}`
+    ? `Forked from ${parentName ? `“${parentName}”` : parent.runId} at step ${parent.step}`
     : `Forked from experiment ${parent.experimentId}, cell ${parent.condition} · seed ${parent.seed}, at step ${parent.step}`;
+}
+
+/** What part of a run failed, in words ("Step 12 failed"). */
+export function failureTitle(failure: Pick<RunFailure, 'phase' | 'step'>): string {
+  if (failure.phase === 'step') return `Step ${failure.step} failed`;
+  if (failure.phase === 'load') return 'The models did not load';
+  return 'The run could not start';
 }

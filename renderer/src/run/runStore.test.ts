@@ -515,6 +515,46 @@ describe('run store', () => {
     );
   });
 
+  it('a failure stays with the run (view and library) until it is loaded again', async () => {
+    await store.getState().loadRuns('small-town');
+    await startRun();
+    const failure = {
+      step: 0,
+      phase: 'step' as const,
+      reason: 'The plan.daily request needs 1273 prompt + 1012 completion tokens',
+      remedy: 'Raise the context size in Settings › Inference.',
+      at: '2026-11-24T07:00:00.000Z',
+    };
+    fake.emit('runs.onDidChangeStatus', { runId: 'run-1', status: 'stored', step: 0, failure });
+    expect(store.getState().summary).toMatchObject({ status: 'stored', failure });
+    expect(store.getState().runs.find((r) => r.id === 'run-1')?.failure).toEqual(failure);
+    // Watched in the run view: said there, not in a notice as well.
+    expect(errors).toEqual([]);
+    expect(eventEntries([{ type: 'run.failed', ...failure }])).toEqual([
+      {
+        step: 0,
+        kind: 'step failed',
+        text: `${failure.reason} — ${failure.remedy}`,
+        ok: false,
+      },
+    ]);
+    fake.emit('runs.onDidChangeStatus', { runId: 'run-1', status: 'loading', step: 0 });
+    expect(store.getState().summary?.failure).toBeUndefined();
+    expect(store.getState().runs.find((r) => r.id === 'run-1')?.failure).toBeUndefined();
+  });
+
+  it('a run failing while the editor is open says so in a notice', async () => {
+    await startRun();
+    store.getState().setOpen(false);
+    fake.emit('runs.onDidChangeStatus', {
+      runId: 'run-1',
+      status: 'stored',
+      step: 4,
+      failure: { step: 4, phase: 'step', reason: 'disk full', remedy: 'Free space.', at: 'x' },
+    });
+    expect(errors.join('\n')).toMatch(/stopped: disk full — Free space\.$/m);
+  });
+
   it('lists the scenario’s runs newest first', async () => {
     await store.getState().loadRuns('small-town');
     await startRun();
@@ -525,8 +565,9 @@ describe('run store', () => {
   it('interview lines and whispers reach the event panel', async () => {
     await startRun();
     await store.getState().selectAgent('a');
+    await store.getState().ask('Just between us?', false);
     await store.getState().ask('What are you doing?', true);
-    expect(store.getState().interview?.lines).toEqual([
+    expect(store.getState().interview?.lines.slice(2)).toEqual([
       { from: 'user', text: 'What are you doing?', remembered: true },
       { from: 'agent', text: 'I am making coffee.' },
     ]);
@@ -537,6 +578,8 @@ describe('run store', () => {
     expect(
       kinds.some((k) => k.startsWith('interview (remembered): Ada Lane: “What are you doing?”')),
     ).toBe(true);
+    // The question not kept left the run as it was: the log of changes does not list it.
+    expect(kinds.some((k) => k.includes('Just between us?'))).toBe(false);
     // Read again: no duplicates from the incremental cursor.
     await store.getState().loadEvents();
     expect(store.getState().events.filter((e) => e.kind === 'setObjectState')).toHaveLength(1);

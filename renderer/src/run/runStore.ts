@@ -12,6 +12,7 @@ import type {
   InterventionRequest,
   RunFrame,
   RunStats,
+  RunFailure,
   RunSummary,
 } from '../../../common/api/runs';
 import type { RunConditions } from '../../../common/runs/conditions';
@@ -70,6 +71,7 @@ export const PANEL_EVENT_TYPES = [
   'leave',
   'say',
   'fork',
+  'run.failed',
 ];
 
 /** One line of the event panel. */
@@ -116,15 +118,27 @@ export function eventEntries(
     } else if (e.type === 'intervention') {
       intervention(e.step, e);
     } else if (e.type === 'interview') {
+      // Only interviews that were kept (they changed the person's memory); the others were
+      // questions that left the run as it was.
+      if (!e.remembered) continue;
       out.push({
         step: e.step,
-        kind: e.remembered ? 'interview (remembered)' : 'interview',
+        kind: 'interview (remembered)',
         text: `${who(e.agentId)}: “${str(e.question)}” → “${str(e.answer)}”`,
         ok: true,
       });
     } else if (e.type === 'fork') {
+      // Listed at the fork point (the engine files the line just before the first new step).
       const p = (e.parent ?? {}) as { step?: unknown };
-      out.push({ step: e.step, kind: 'fork', text: `forked at step ${str(p.step)}`, ok: true });
+      const at = typeof p.step === 'number' ? p.step : e.step;
+      out.push({ step: at, kind: 'fork', text: `forked at step ${at}`, ok: true });
+    } else if (e.type === 'run.failed') {
+      out.push({
+        step: e.step,
+        kind: e.phase === 'load' ? 'models did not load' : 'step failed',
+        text: `${str(e.reason)} — ${str(e.remedy)}`,
+        ok: false,
+      });
     } else {
       const { type, step, ...rest } = e;
       out.push({ step, kind: type, text: str(rest), ok: true });
@@ -183,6 +197,8 @@ export interface RunState {
   speed: number;
   /** A call the controls wait on ("Stepping…"), or null. */
   pending: string | null;
+  /** Why the last start from the start dialog failed (its reason and what to do), or null. */
+  startError: string | null;
   selectedAgentId: string | null;
   follow: boolean;
   agent: AgentDetail | null;
@@ -459,15 +475,34 @@ export function createRunStore(deps: RunDeps): RunStore {
       if (following) scheduleAgentRefresh();
     }
 
-    function setStatus(runId: string, status: RunSummary['status']) {
+    /**
+     * A run's new status; a failure is kept with it (library row, run view) until the run is
+     * loaded again, which clears it.
+     */
+    function setStatus(runId: string, status: RunSummary['status'], failure?: RunFailure) {
+      const patch = (r: RunSummary): RunSummary => {
+        if (failure) return { ...r, status, failure };
+        if (status === 'stored' || status === 'crashed') return { ...r, status };
+        const { failure: _cleared, ...rest } = r;
+        return { ...rest, status };
+      };
       set((s) => ({
-        runs: s.runs.map((r) => (r.id === runId ? { ...r, status } : r)),
-        summary: s.summary?.id === runId ? { ...s.summary, status } : s.summary,
+        runs: s.runs.map((r) => (r.id === runId ? patch(r) : r)),
+        summary: s.summary?.id === runId ? patch(s.summary) : s.summary,
       }));
     }
 
     function onStatus(e: StatusEvent) {
-      setStatus(e.runId, e.status);
+      setStatus(e.runId, e.status, e.failure);
+      // A run failing out of sight (the editor is open, or another run is watched) says so.
+      const s = get();
+      if (e.failure && e.failure.phase !== 'start' && (!s.open || s.runId !== e.runId)) {
+        const name = s.runs.find((r) => r.id === e.runId)?.name ?? 'A run';
+        deps.reportError(`${name} stopped`, {
+          message: `${e.failure.reason} — ${e.failure.remedy}`,
+        });
+      }
+      if (e.failure && e.runId === s.runId) scheduleEvents();
       // The library's figures (steps, tokens, game time) are current whenever a run stops.
       if (e.status !== 'running' && e.status !== 'loading') void get().loadRuns(get().scenarioId);
       if (e.status === 'crashed')
@@ -504,6 +539,7 @@ export function createRunStore(deps: RunDeps): RunStore {
       bubbles: [],
       speed: 0,
       pending: null,
+      startError: null,
       selectedAgentId: null,
       follow: false,
       agent: null,
@@ -613,10 +649,11 @@ export function createRunStore(deps: RunDeps): RunStore {
       },
 
       async startRun(opts) {
-        set({ pending: 'Loading the models…' });
+        set({ pending: 'Loading the models…', startError: null });
         try {
-          const summary = await guarded('Could not start the run', () =>
-            api.runs.create({
+          let summary: RunSummary;
+          try {
+            summary = await api.runs.create({
               scenario: opts.scenario,
               scenarioId: opts.scenarioId,
               name: opts.name || undefined,
@@ -624,9 +661,12 @@ export function createRunStore(deps: RunDeps): RunStore {
               embeddingModelPath: opts.embeddingModelPath,
               startTime: opts.startTime || undefined,
               conditions: opts.conditions,
-            }),
-          );
-          if (!summary) return false;
+            });
+          } catch (err) {
+            // Said in the start dialog, beside the choices that can fix it.
+            set({ startError: message(err) });
+            return false;
+          }
           await watch(summary, null);
           if (opts.playAt !== null) {
             set({ speed: opts.playAt });
@@ -729,9 +769,14 @@ export function createRunStore(deps: RunDeps): RunStore {
         if (get().summary?.status === 'running') await get().pause();
         set({ pending: 'Stepping…', viewStep: null });
         try {
-          const frame = await guarded('Could not step the run', () =>
-            api.runs.step({ runId, steps }),
-          );
+          let frame: RunFrame | undefined;
+          try {
+            frame = await api.runs.step({ runId, steps });
+          } catch (err) {
+            // A failed step arrives as a status event first and is shown in the run view (why,
+            // what to do); only an error that is not a run failure needs a notice.
+            if (!get().summary?.failure) deps.reportError('Could not step the run', err);
+          }
           if (frame && get().runId === runId)
             set((s) => ({
               liveFrame: frame,

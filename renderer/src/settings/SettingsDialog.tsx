@@ -1,6 +1,6 @@
 /**
- * The settings screen: data folder (applies after a restart), inference threads, GPU on/off and
- * the default chat and embedding models (chosen from the models in the data folder). Nothing
+ * The settings screen: data folder (applies after a restart), inference threads, GPU on/off,
+ * context size, snapshot interval and the default chat and embedding models (chosen from the models in the data folder). Nothing
  * is saved until "Save"; a damaged settings.json shows its notice here.
  */
 import { useEffect, useId, useState } from 'react';
@@ -144,6 +144,27 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
               />
               Use the GPU when one is found (off: CPU only)
             </label>
+            <TextInput
+              label="Context size (tokens)"
+              testId="settings-context-size"
+              value={draft.contextSize}
+              inputMode="numeric"
+              placeholder="Automatic (the model's trained context, as memory allows)"
+              error={errors.contextSize}
+              onChange={(v) => edit({ contextSize: v })}
+              hint="How much text the language model holds for one request (prompt and answer). Larger towns and longer memories need more; more takes more memory. Applies to the next run you start or open. Empty = automatic."
+            />
+          </Section>
+          <Section title="Runs">
+            <TextInput
+              label="Snapshot every (steps)"
+              testId="settings-snapshot-every"
+              value={draft.snapshotEverySteps}
+              inputMode="numeric"
+              error={errors.snapshotEverySteps}
+              onChange={(v) => edit({ snapshotEverySteps: v })}
+              hint="A snapshot is a point a run can be forked from and resumes from after a crash. Fewer steps between them: more points, more disk. Applies to runs started after the next restart of the simulation."
+            />
           </Section>
           <Section title="Default models">
             <ModelSelect

@@ -10,6 +10,8 @@ describe('settings form draft', () => {
       dataFolder: '',
       threads: '',
       gpu: true,
+      contextSize: '',
+      snapshotEverySteps: '60',
       chatModelPath: '',
       embeddingModelPath: '',
     });
@@ -17,6 +19,8 @@ describe('settings form draft', () => {
       dataFolder: '/data/sim',
       threads: 2,
       gpu: false,
+      contextSize: 8192,
+      snapshotEverySteps: 5,
       chatModelPath: '/m/q.gguf',
       embeddingModelPath: '/m/minilm',
     };
@@ -40,5 +44,14 @@ describe('settings form draft', () => {
     });
     expect(fromDraft({ ...toDraft(defaults), threads: '0' })).toMatchObject({ ok: false });
     expect(fromDraft({ ...toDraft(defaults), threads: 'lots' })).toMatchObject({ ok: false });
+    expect(
+      fromDraft({ ...toDraft(defaults), contextSize: '100', snapshotEverySteps: '0' }),
+    ).toEqual({
+      ok: false,
+      errors: {
+        contextSize: 'a whole number of tokens from 256 to 1048576, or empty for automatic',
+        snapshotEverySteps: 'a whole number of steps from 1 to 8640',
+      },
+    });
   });
 });

@@ -4,7 +4,10 @@
  * Empty text means "automatic" / "default" / "none".
  */
 import {
+  MAX_CONTEXT,
+  MAX_SNAPSHOT_EVERY_STEPS,
   MAX_THREADS,
+  MIN_CONTEXT,
   studioSettingsSchema,
   type StudioSettings,
 } from '../../../common/api/settings';
@@ -13,6 +16,8 @@ export interface SettingsDraft {
   dataFolder: string;
   threads: string;
   gpu: boolean;
+  contextSize: string;
+  snapshotEverySteps: string;
   chatModelPath: string;
   embeddingModelPath: string;
 }
@@ -24,6 +29,8 @@ export function toDraft(s: StudioSettings): SettingsDraft {
     dataFolder: s.dataFolder ?? '',
     threads: s.threads === null ? '' : String(s.threads),
     gpu: s.gpu,
+    contextSize: s.contextSize === null ? '' : String(s.contextSize),
+    snapshotEverySteps: String(s.snapshotEverySteps),
     chatModelPath: s.chatModelPath ?? '',
     embeddingModelPath: s.embeddingModelPath ?? '',
   };
@@ -42,10 +49,25 @@ export function fromDraft(
     if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS)
       errors.threads = `a whole number from 1 to ${MAX_THREADS}, or empty for automatic`;
   }
+  let contextSize: number | null = null;
+  if (draft.contextSize.trim() !== '') {
+    contextSize = Number(draft.contextSize);
+    if (!Number.isInteger(contextSize) || contextSize < MIN_CONTEXT || contextSize > MAX_CONTEXT)
+      errors.contextSize = `a whole number of tokens from ${MIN_CONTEXT} to ${MAX_CONTEXT}, or empty for automatic`;
+  }
+  const snapshotEverySteps = Number(draft.snapshotEverySteps);
+  if (
+    !Number.isInteger(snapshotEverySteps) ||
+    snapshotEverySteps < 1 ||
+    snapshotEverySteps > MAX_SNAPSHOT_EVERY_STEPS
+  )
+    errors.snapshotEverySteps = `a whole number of steps from 1 to ${MAX_SNAPSHOT_EVERY_STEPS}`;
   const candidate = {
     dataFolder: orNull(draft.dataFolder),
     threads,
     gpu: draft.gpu,
+    contextSize,
+    snapshotEverySteps,
     chatModelPath: orNull(draft.chatModelPath),
     embeddingModelPath: orNull(draft.embeddingModelPath),
   };
