@@ -1,11 +1,18 @@
 /**
  * What a run switches on or off, stored with the run (run.json) and chosen per run in the UI,
- * the CLI and the experiment runner. Two independent axes:
+ * the CLI and the experiment runner. Three independent axes:
  *
  * - the cost layer of *Affordable Generative Agents* (lifestyle policy, social memory, mind
  *   wandering), each part on its own switch;
- * - the ablations of Park et al. §6 (full architecture; no reflection; no reflection and no
- *   planning; no observation, reflection or planning).
+ * - `ablation`: the ablations of Park et al. §6, as the paper defines them — the agents live
+ *   with the full architecture, and when interviewed may only retrieve some kinds of memory
+ *   (full; no reflection; no reflection and no planning; no observation, reflection or
+ *   planning);
+ * - `behaviourAblation`: this project's behavioural variant, in which the run itself lacks
+ *   those parts (no reflections are made, no plans, no observations stored).
+ *
+ * Run files written before the paper's ablations existed stored the behavioural one under
+ * `ablation`; {@link storedRunConditions} reads them as such.
  */
 import { z } from 'zod';
 
@@ -32,11 +39,26 @@ export const costLayerSchema = z.object({
 export type CostLayer = z.infer<typeof costLayerSchema>;
 
 export const runConditionsSchema = z.object({
+  /** Park et al. §6: which memories the agent may retrieve when it answers interviews. */
   ablation: z.enum(ABLATIONS).default('full'),
+  /** The run itself lacks the ablated parts (this project's behavioural variant). */
+  behaviourAblation: z.enum(ABLATIONS).default('full'),
   // prefault: an absent cost layer is parsed, so its own defaults apply.
   costLayer: costLayerSchema.prefault({}),
 });
 export type RunConditions = z.infer<typeof runConditionsSchema>;
+
+/**
+ * The conditions as stored in a run.json or an experiment's files, before parsing: files
+ * written before `behaviourAblation` existed meant the behavioural ablation by `ablation`, so
+ * they are read as `{ablation: 'full', behaviourAblation: <their ablation>}`.
+ */
+export function storedRunConditions(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const stored = raw as Record<string, unknown>;
+  if ('behaviourAblation' in stored || !('ablation' in stored)) return raw;
+  return { ...stored, ablation: 'full', behaviourAblation: stored.ablation };
+}
 
 /** The paper's architecture with no cost layer: the baseline every comparison is against. */
 export const BASELINE_CONDITIONS: RunConditions = runConditionsSchema.parse({});

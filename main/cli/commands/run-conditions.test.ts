@@ -21,6 +21,7 @@ describe('run conditions from flags', () => {
     expect(parseConditions({ costLayer: 'on' }).costLayer).toEqual(COST_LAYER_ON);
     expect(parseConditions({ costLayer: 'social, wandering', ablation: 'no-reflection' })).toEqual({
       ablation: 'no-reflection',
+      behaviourAblation: 'full',
       costLayer: {
         lifestylePolicy: false,
         policySimilarity: 0.97,
@@ -35,6 +36,17 @@ describe('run conditions from flags', () => {
       'ablation full; cost layer: lifestyle (0.97), social, wandering',
     );
     expect(describeConditions(BASELINE_CONDITIONS)).toBe('ablation full; cost layer: off');
+    const behavioural = parseConditions({ behaviourAblation: 'no-reflection-planning' });
+    expect(behavioural).toMatchObject({
+      ablation: 'full',
+      behaviourAblation: 'no-reflection-planning',
+    });
+    expect(describeConditions(behavioural)).toBe(
+      'ablation full; behaviour ablation no-reflection-planning; cost layer: off',
+    );
+    expect(() => parseConditions({ behaviourAblation: 'no-sleep' })).toThrow(
+      /--behaviour-ablation expects one of full, /,
+    );
     // Without --cost-layer the scenario's switches apply; --cost-layer overrides them.
     const scenarioSwitches = { lifestylePolicy: true, socialMemory: false, mindWandering: true };
     expect(parseConditions({}, scenarioSwitches).costLayer).toEqual({
@@ -111,7 +123,11 @@ describe('a short real run with the cost layer on (generated tiny models)', () =
       'conditions: ablation no-reflection; cost layer: lifestyle (0.97), social, wandering',
     );
     const info = JSON.parse(readFileSync(path.join(out, 'run.json'), 'utf8'));
-    expect(info.conditions).toEqual({ ablation: 'no-reflection', costLayer: COST_LAYER_ON });
+    expect(info.conditions).toEqual({
+      ablation: 'no-reflection',
+      behaviourAblation: 'full',
+      costLayer: COST_LAYER_ON,
+    });
     // The run's copy of the (empty) policies it started with, for exact replay.
     const copy = JSON.parse(readFileSync(path.join(out, 'policies.json'), 'utf8'));
     expect(Object.keys(copy.initial).sort()).toEqual(['ada', 'bo', 'cy']);

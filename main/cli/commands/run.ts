@@ -47,7 +47,11 @@ Conditions of a new run (stored in run.json; resume, fork and replay keep the ru
                              social, wandering, comma-separated (default: scenario settings)
 --policy-similarity X        cosine at which a stored plan is reused (0.5–1, default 0.97)
 --ablation <name>            full (default), no-reflection, no-reflection-planning,
-                             no-observation-reflection-planning (Park et al. §6)
+                             no-observation-reflection-planning: Park et al. §6 — the agents
+                             live with the whole architecture and interviews may draw only on
+                             the memory types left (observations, reflections, plans)
+--behaviour-ablation <name>  the same names, but the run itself lacks those parts (no
+                             reflections made, no plans, no observations stored)
 --policies <folder>          lifestyle policies kept across runs, one file per persona
                              (default: a "policies" folder beside the run directory)`;
 
@@ -59,11 +63,17 @@ const COST_LAYER_PARTS = {
 } as const;
 
 /**
- * The run conditions of `--cost-layer`, `--policy-similarity` and `--ablation`. Without
+ * The run conditions of `--cost-layer`, `--policy-similarity`, `--ablation` and
+ * `--behaviour-ablation`. Without
  * `--cost-layer` the scenario's own switches apply (`settings.costLayer`), else none (baseline).
  */
 export function parseConditions(
-  flags: { costLayer?: string; policySimilarity?: string; ablation?: string },
+  flags: {
+    costLayer?: string;
+    policySimilarity?: string;
+    ablation?: string;
+    behaviourAblation?: string;
+  },
   scenarioSwitches?: Pick<CostLayer, 'lifestylePolicy' | 'socialMemory' | 'mindWandering'>,
 ): RunConditions {
   let costLayer: Partial<CostLayer> = flags.costLayer === undefined ? { ...scenarioSwitches } : {};
@@ -86,12 +96,16 @@ export function parseConditions(
     }
     costLayer.policySimilarity = x;
   }
-  const ablation = flags.ablation ?? 'full';
-  if (!(ABLATIONS as readonly string[]).includes(ablation)) {
-    throw new UsageError(`--ablation expects one of ${ABLATIONS.join(', ')}; got "${ablation}"`);
-  }
+  const ablationOf = (flag: string, value: string | undefined): Ablation => {
+    const name = value ?? 'full';
+    if (!(ABLATIONS as readonly string[]).includes(name)) {
+      throw new UsageError(`${flag} expects one of ${ABLATIONS.join(', ')}; got "${name}"`);
+    }
+    return name as Ablation;
+  };
   return runConditionsSchema.parse({
-    ablation: ablation as Ablation,
+    ablation: ablationOf('--ablation', flags.ablation),
+    behaviourAblation: ablationOf('--behaviour-ablation', flags.behaviourAblation),
     costLayer: costLayerSchema.parse(costLayer),
   });
 }
@@ -192,6 +206,7 @@ export const runCommand: CliCommand = {
         'cost-layer': { type: 'string' },
         'policy-similarity': { type: 'string' },
         ablation: { type: 'string' },
+        'behaviour-ablation': { type: 'string' },
         policies: { type: 'string' },
       },
       { min: 0, max: 1, names: 'at most one pack or folder' },
@@ -247,7 +262,12 @@ export const runCommand: CliCommand = {
     } else if (values.at !== undefined) {
       throw new UsageError('--at only goes with --fork');
     }
-    const conditionFlags = ['cost-layer', 'policy-similarity', 'ablation'] as const;
+    const conditionFlags = [
+      'cost-layer',
+      'policy-similarity',
+      'ablation',
+      'behaviour-ablation',
+    ] as const;
     const given = conditionFlags.filter((f) => values[f] !== undefined).map((f) => `--${f}`);
     if (mode !== 'new' && given.length > 0) {
       throw new UsageError(
@@ -258,6 +278,7 @@ export const runCommand: CliCommand = {
       costLayer: values['cost-layer'],
       policySimilarity: values['policy-similarity'],
       ablation: values.ablation,
+      behaviourAblation: values['behaviour-ablation'],
     };
     parseConditions(conditionFlagValues); // flag errors before any model loads
     if (mode === 'replay' && values.policies !== undefined) {
@@ -388,12 +409,17 @@ export const runCommand: CliCommand = {
   },
 };
 
-/** One line for the summary: "ablation full; cost layer: lifestyle (0.97), social". */
+/**
+ * One line for the summary: "ablation full; cost layer: lifestyle (0.97), social", with
+ * "; behaviour ablation <name>" after the ablation when one is set.
+ */
 export function describeConditions(c: RunConditions): string {
   const parts = [
     c.costLayer.lifestylePolicy ? `lifestyle (${c.costLayer.policySimilarity})` : null,
     c.costLayer.socialMemory ? 'social' : null,
     c.costLayer.mindWandering ? 'wandering' : null,
   ].filter((p) => p !== null);
-  return `ablation ${c.ablation}; cost layer: ${parts.length ? parts.join(', ') : 'off'}`;
+  const behaviour =
+    c.behaviourAblation === 'full' ? '' : `; behaviour ablation ${c.behaviourAblation}`;
+  return `ablation ${c.ablation}${behaviour}; cost layer: ${parts.length ? parts.join(', ') : 'off'}`;
 }

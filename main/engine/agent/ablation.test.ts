@@ -10,6 +10,10 @@ import {
   type Ablation,
 } from '../../../common/runs/conditions';
 import { EventLog } from '../sim/EventLog';
+import { harness } from '../testing/harness';
+import { memoryType, type MemoryType } from './ablation';
+import { interview } from './interview';
+import { remember } from './mind';
 import { readRunInfo, Simulation } from '../sim/Simulation';
 import { HashEmbedder, ScriptedModel } from '../testing/ScriptedModel';
 import { buildTestScenario } from '../testing/testTown';
@@ -21,7 +25,8 @@ const REFLECTION = ['reflect.questions', 'reflect.insights'];
 const OBSERVATION = ['importance', 'react', 'converse.turn', 'converse.summary'];
 
 /**
- * Two game hours of the test town (Ada and Bo meet at once) under `ablation`, with a low
+ * Two game hours of the test town (Ada and Bo meet at once) under the behavioural `ablation`,
+ * with a low
  * reflection threshold so the full architecture surely reflects. Returns the functions called
  * after seeding and the agents' memory kinds.
  */
@@ -31,7 +36,7 @@ async function runUnder(ablation: Ablation) {
     buildTestScenario({ reflectionThreshold: 8 }),
     tmp(),
     { model, embedder: new HashEmbedder() },
-    { conditions: runConditionsSchema.parse({ ablation }) },
+    { conditions: runConditionsSchema.parse({ behaviourAblation: ablation }) },
   );
   const seeded = model.calls.length;
   await sim.run(120);
@@ -40,7 +45,7 @@ async function runUnder(ablation: Ablation) {
   return { sim, called, kinds };
 }
 
-describe('ablations (Park et al. §6)', () => {
+describe('behavioural ablations (the run lacks the parts)', () => {
   it('full: observes, reflects and plans', async () => {
     const { called } = await runUnder('full');
     for (const fn of [...PLANNING.slice(0, 4), ...REFLECTION, ...OBSERVATION, 'action']) {
@@ -85,7 +90,7 @@ describe('ablations (Park et al. §6)', () => {
       buildTestScenario(),
       tmp(),
       { model, embedder: new HashEmbedder() },
-      { conditions: runConditionsSchema.parse({ ablation: 'no-reflection-planning' }) },
+      { conditions: runConditionsSchema.parse({ behaviourAblation: 'no-reflection-planning' }) },
     );
     const seeded = model.calls.length;
     await sim.run(30);
@@ -106,6 +111,7 @@ describe('run conditions in run.json', () => {
     const dir = tmp();
     const conditions = runConditionsSchema.parse({
       ablation: 'no-reflection',
+      behaviourAblation: 'no-reflection-planning',
       costLayer: { ...COST_LAYER_ON, policySimilarity: 0.9 },
     });
     const deps = () => ({ model: new ScriptedModel(townScript()), embedder: new HashEmbedder() });
@@ -127,8 +133,103 @@ describe('run conditions in run.json', () => {
     expect(readRunInfo(dir).conditions).toEqual(BASELINE_CONDITIONS);
     expect(ABLATIONS).toContain(readRunInfo(dir).conditions.ablation);
 
+    // Written before the paper's ablations: "ablation" meant the behavioural one.
+    writeFileSync(
+      runFile,
+      JSON.stringify({ ...old, conditions: { ablation: 'no-reflection', costLayer: {} } }),
+    );
+    expect(readRunInfo(dir).conditions).toEqual({
+      ...BASELINE_CONDITIONS,
+      ablation: 'full',
+      behaviourAblation: 'no-reflection',
+    });
+
     writeFileSync(runFile, JSON.stringify({ ...old, conditions: { ablation: 'no-memory' } }));
+    expect(() => readRunInfo(dir)).toThrow(/run\.json: conditions\.behaviourAblation: /);
+    writeFileSync(
+      runFile,
+      JSON.stringify({ ...old, conditions: { ablation: 'no-memory', behaviourAblation: 'full' } }),
+    );
     expect(() => readRunInfo(dir)).toThrow(/run\.json: conditions\.ablation: /);
     expect(EventLog.read(path.join(dir, 'events.ndjson')).events.length).toBeGreaterThan(0);
+  });
+});
+
+describe("the paper's ablations (Park et al. §6): what interviews may draw on", () => {
+  /** Ada with one memory of each type besides her seed memories (observations). */
+  async function adaWithEveryType() {
+    const h = await harness();
+    const ada = h.agents.ada;
+    const mind = h.mind(600);
+    await remember(mind, ada, [
+      {
+        kind: 'observation',
+        description: 'Bo Park is baking bread for the fair',
+        importance: 5,
+        subject: 'Bo Park',
+        predicate: 'is',
+        object: 'baking bread',
+      },
+      {
+        kind: 'plan',
+        description: 'This is Ada Lin plan: sell bread at the fair',
+        importance: 5,
+        subject: 'Ada Lin',
+        predicate: 'plan',
+        object: 'the fair',
+      },
+      {
+        kind: 'thought',
+        description: 'Ada Lin thinks the fair will bring the bread crowd',
+        importance: 5,
+        subject: 'Ada Lin',
+        predicate: 'reflects',
+        object: 'the fair',
+      },
+    ]);
+    return { h, ada };
+  }
+
+  const cases: [Ablation, MemoryType[]][] = [
+    ['full', ['observation', 'plan', 'reflection']],
+    ['no-reflection', ['observation', 'plan']],
+    ['no-reflection-planning', ['observation']],
+    ['no-observation-reflection-planning', []],
+  ];
+  for (const [ablation, types] of cases) {
+    it(`${ablation}: the answer draws on ${types.join(', ') || 'no memory'}`, async () => {
+      const { h, ada } = await adaWithEveryType();
+      const mind = h.mind(900, { conditions: runConditionsSchema.parse({ ablation }) });
+      const { memories } = await interview(ada, mind, 'What about the bread and the fair?', false);
+      expect([...new Set(memories.map((m) => memoryType(m)))].sort()).toEqual(types);
+      // Every memory of an allowed type is within reach (the stream is small).
+      expect(memories).toHaveLength(
+        ada.memory.nodes.filter((m) => types.includes(memoryType(m))).length,
+      );
+      const prompt = h.model.callsOf('interview')[0].messages[1].content;
+      for (const m of ada.memory.nodes) {
+        expect(prompt.includes(m.description), m.description).toBe(types.includes(memoryType(m)));
+      }
+    });
+  }
+
+  it('leaves the run itself whole: the agents still reflect and plan', async () => {
+    const { called } = await (async () => {
+      const model = new ScriptedModel(townScript());
+      const sim = await Simulation.create(
+        buildTestScenario({ reflectionThreshold: 8 }),
+        tmp(),
+        { model, embedder: new HashEmbedder() },
+        {
+          conditions: runConditionsSchema.parse({ ablation: 'no-observation-reflection-planning' }),
+        },
+      );
+      const seeded = model.calls.length;
+      await sim.run(120);
+      return { called: new Set(model.calls.slice(seeded).map((c) => c.fn)) };
+    })();
+    for (const fn of [...PLANNING.slice(0, 4), ...REFLECTION, ...OBSERVATION]) {
+      expect(called, fn).toContain(fn);
+    }
   });
 });

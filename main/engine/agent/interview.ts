@@ -8,6 +8,7 @@
 import { importancePrompt } from '../prompts/importance';
 import { interviewPrompt } from '../prompts/interview';
 import { whisperPrompt } from '../prompts/whisper';
+import { interviewAccess } from './ablation';
 import type { Agent } from './Agent';
 import type { MemoryNode } from './memory';
 import { ask, recall, remember, type Mind } from './mind';
@@ -15,7 +16,11 @@ import { ask, recall, remember, type Mind } from './mind';
 /** Memories an interview answer draws on (reverie `open_convo_session` retrieves 50). */
 export const MEMORIES_PER_INTERVIEW = 20;
 
-/** Asks `agent` a question. With `rememberIt`, the exchange is stored as a chat memory. */
+/**
+ * Asks `agent` a question. With `rememberIt`, the exchange is stored as a chat memory. Under
+ * the paper's ablations the answer draws only on the memory types the ablation leaves
+ * (agent/ablation.ts `interviewAccess`).
+ */
 export async function interview(
   agent: Agent,
   mind: Mind,
@@ -24,6 +29,7 @@ export async function interview(
 ): Promise<{ answer: string; memories: MemoryNode[] }> {
   const memories = await recall(mind, agent, question, MEMORIES_PER_INTERVIEW, {
     touch: rememberIt,
+    include: interviewAccess(mind),
   });
   const { answer } = await ask(
     mind,

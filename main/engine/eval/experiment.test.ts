@@ -82,6 +82,7 @@ describe('experiment design', () => {
       name: 'on',
       conditions: {
         ablation: 'full',
+        behaviourAblation: 'full',
         costLayer: {
           lifestylePolicy: false,
           policySimilarity: 0.97,

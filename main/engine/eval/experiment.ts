@@ -15,7 +15,11 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { writeJsonAtomic } from './files';
 import path from 'node:path';
-import type { RunConditions } from '../../../common/runs/conditions';
+import {
+  runConditionsSchema,
+  storedRunConditions,
+  type RunConditions,
+} from '../../../common/runs/conditions';
 import type { Scenario } from '../../../common/scenario/schema';
 import type { Embedder, LanguageModel } from '../../models/types';
 import { listCheckpoints } from '../sim/checkpoint';
@@ -203,13 +207,16 @@ export function cellScenario(
 function recordsConditions(runDir: string, conditions: RunConditions): boolean {
   try {
     const info = JSON.parse(readFileSync(path.join(runDir, 'run.json'), 'utf8')) as {
-      conditions?: RunConditions;
+      conditions?: unknown;
     };
+    if (info.conditions === undefined) return false;
+    const stored = runConditionsSchema.parse(storedRunConditions(info.conditions));
     return (
-      info.conditions?.ablation === conditions.ablation &&
-      info.conditions.costLayer?.lifestylePolicy === conditions.costLayer.lifestylePolicy &&
-      info.conditions.costLayer?.socialMemory === conditions.costLayer.socialMemory &&
-      info.conditions.costLayer?.mindWandering === conditions.costLayer.mindWandering
+      stored.ablation === conditions.ablation &&
+      stored.behaviourAblation === conditions.behaviourAblation &&
+      stored.costLayer.lifestylePolicy === conditions.costLayer.lifestylePolicy &&
+      stored.costLayer.socialMemory === conditions.costLayer.socialMemory &&
+      stored.costLayer.mindWandering === conditions.costLayer.mindWandering
     );
   } catch {
     return false;

@@ -43,7 +43,10 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 const conditionSpecSchema = z.object({
   name: z.string().regex(NAME, 'expected letters, digits, ".", "_" or "-" (a folder name)'),
+  /** Park et al. §6: the memory types interviews may draw on. */
   ablation: z.enum(ABLATIONS).default('full'),
+  /** The run itself lacks the ablated parts (behavioural variant). */
+  behaviourAblation: z.enum(ABLATIONS).default('full'),
   costLayer: costLayerSchema.prefault({}),
   /** A GGUF file for this condition instead of the experiment's --model. */
   model: z.string().min(1).optional(),
@@ -155,7 +158,11 @@ export function resolveDesign(arg: string, cwd = process.cwd()): ExperimentDesig
     return {
       conditions: parsed.data.conditions.map((c) => ({
         name: c.name,
-        conditions: { ablation: c.ablation, costLayer: c.costLayer },
+        conditions: {
+          ablation: c.ablation,
+          behaviourAblation: c.behaviourAblation,
+          costLayer: c.costLayer,
+        },
         ...(c.model ? { model: path.resolve(path.dirname(file), c.model) } : {}),
       })),
       baseline,

@@ -7,7 +7,11 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { runConditionsSchema, type RunConditions } from '../../../common/runs/conditions';
+import {
+  runConditionsSchema,
+  storedRunConditions,
+  type RunConditions,
+} from '../../../common/runs/conditions';
 import type { Scenario } from '../../../common/scenario/schema';
 import type {
   CompletionRequest,
@@ -48,7 +52,7 @@ export function readRunConditions(runDir: string): RunConditions {
   const file = path.join(runDir, 'run.json');
   if (!existsSync(file)) throw new Error(`${runDir} is not a run directory (no run.json)`);
   const info = JSON.parse(readFileSync(file, 'utf8')) as { conditions?: unknown };
-  const parsed = runConditionsSchema.safeParse(info.conditions ?? {});
+  const parsed = runConditionsSchema.safeParse(storedRunConditions(info.conditions ?? {}));
   if (!parsed.success) {
     throw new Error(
       `${file}: conditions: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,

@@ -36,7 +36,11 @@ import { nextAction, planNewDay, replanRestOfDay, restsNow } from '../agent/plan
 import type { LifestylePolicy } from '../agent/costLayerState';
 import type { CostLayerHooks } from '../agent/costLayerHooks';
 import { policyKey, readInitialPolicies, type PolicyStore } from '../agent/policyStore';
-import { runConditionsSchema, type RunConditions } from '../../../common/runs/conditions';
+import {
+  runConditionsSchema,
+  storedRunConditions,
+  type RunConditions,
+} from '../../../common/runs/conditions';
 import { canEngage, decideReaction, startWaiting, type ReactionDecision } from '../agent/react';
 import { maybeReflect } from '../agent/reflect';
 import { settleAction } from '../agent/lifestylePolicy';
@@ -876,7 +880,7 @@ export function readRunInfo(runDir: string): RunInfo {
   const raw = JSON.parse(readFileSync(file, 'utf8')) as Omit<RunInfo, 'conditions'> & {
     conditions?: unknown;
   };
-  const conditions = runConditionsSchema.safeParse(raw.conditions ?? {});
+  const conditions = runConditionsSchema.safeParse(storedRunConditions(raw.conditions ?? {}));
   if (!conditions.success) {
     const issue = conditions.error.issues[0];
     throw new Error(`${file}: conditions.${issue.path.join('.')}: ${issue.message}`);

@@ -16,7 +16,7 @@ import { z } from 'zod';
 import type { Handlers, ParsedInputOf, RawOutputOf } from '../../../common/api/contract';
 import { type ExperimentSummary, type LabContract, type PolicyView } from '../../../common/api/lab';
 import { ApiError } from '../../../common/api/protocol';
-import { BASELINE_CONDITIONS } from '../../../common/runs/conditions';
+import { BASELINE_CONDITIONS, runConditionsSchema } from '../../../common/runs/conditions';
 import type { Scenario } from '../../../common/scenario/schema';
 import { parseScenario } from '../../../common/scenario/validate';
 import { FilePolicyStore, policyKey } from '../../engine/agent/policyStore';
@@ -105,7 +105,7 @@ function readJson(file: string): unknown {
 function runnerConditions(conditions: LabFile['conditions']): ExperimentCondition[] {
   return conditions.map((c) => ({
     name: c.name,
-    conditions: { ablation: c.ablation, costLayer: c.costLayer },
+    conditions: runConditionsSchema.parse({ ablation: c.ablation, costLayer: c.costLayer }),
     ...(c.model ? { model: c.model } : {}),
   }));
 }

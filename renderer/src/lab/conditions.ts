@@ -1,5 +1,6 @@
 /**
- * The Lab's conditions grid, as data: rows are the paper's ablations, columns the AGA cost layer
+ * The Lab's conditions grid, as data: rows are the paper's ablations (the agents live with the
+ * whole architecture; interviews may draw only on the memory types left), columns the AGA cost layer
  * off/on, and every chat model beyond the first multiplies the picked cells. Pure, so the names
  * the experiment folders get are tested without a window.
  */

@@ -212,7 +212,7 @@ export function StartRunDialog({ onClose }: { onClose(): void }) {
               ))}
             </select>
           </LabelledField>
-          <LabelledField label="Architecture (ablation)">
+          <LabelledField label="Ablation (memories interviews may draw on, Park et al. §6)">
             <select
               className="select"
               data-testid="start-ablation"
