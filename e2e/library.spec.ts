@@ -36,11 +36,17 @@ test('an invalid edit is refused with a message and never saved', async ({ page 
   await page.getByTestId('empty-new-blank').click();
   await expect(page.getByTestId('scenario-name')).toHaveValue('Untitled town');
   await page.getByTestId('scenario-name').fill('   ');
-  await expect(page.getByRole('alert').filter({ hasText: 'non-empty' })).toBeVisible();
+  const refusal = page.getByRole('alert').filter({ hasText: 'Town name cannot be empty' });
+  await expect(refusal).toBeVisible();
+  // Leaving the field keeps what was typed and why it was refused; nothing is saved.
   await page.getByTestId('scenario-name').blur();
-  await expect(page.getByTestId('scenario-name')).toHaveValue('Untitled town');
+  await expect(page.getByTestId('scenario-name')).toHaveValue('   ');
+  await expect(refusal).toBeVisible();
   await expectSaved(page);
   expect((await readLibrary(page)).map((r) => r.name)).toEqual(['Untitled town']);
+  await refusal.getByTestId('field-restore').click();
+  await expect(page.getByTestId('scenario-name')).toHaveValue('Untitled town');
+  await expect(refusal).toHaveCount(0);
 });
 
 test('the library creates, renames, duplicates, searches, and deletes with undo', async ({

@@ -1,10 +1,13 @@
 /**
  * Form fields that validate as the user types and commit only valid values, so an
- * autosaved document is always one that reads back. The draft stays local while the field
- * has focus; outside changes (a rename from the sidebar) replace it when it does not.
+ * autosaved document is always one that reads back. A refused value is never silently
+ * reverted: it stays in the field, with why beside it ("Age must be at least 0") and a way
+ * back to the saved value, until it is fixed, Escape or "Restore" puts the saved value back,
+ * or an outside change (undo, a rename from the sidebar) replaces it.
  */
 import { useId, useState, type ReactNode } from 'react';
 import type { z } from 'zod';
+import { fieldResult } from './fieldMessages';
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -47,9 +50,11 @@ export function Field<T>(props: FieldProps<T>) {
   };
   const blur = () => {
     setFocused(false);
-    // An invalid draft was never saved; showing it after leaving the field would mislead.
-    setDraft(format(parsed.ok ? parsed.value : value));
+    // A valid draft shows as saved (trimmed, normalised); a refused one stays, explained.
+    if (parsed.ok) setDraft(format(parsed.value));
   };
+  const restore = () => setDraft(format(value));
+  const saved = format(value);
 
   const common = {
     id,
@@ -87,8 +92,17 @@ export function Field<T>(props: FieldProps<T>) {
         />
       )}
       {error ? (
-        <div className="field__error" role="alert">
-          {error}
+        <div className="field__error" role="alert" data-testid="field-error">
+          <span>{error}</span>{' '}
+          <button
+            type="button"
+            className="link-button field__restore"
+            data-testid="field-restore"
+            title="Put the saved value back (Esc in the field does the same)"
+            onClick={restore}
+          >
+            Restore{saved && saved.length <= 40 ? ` “${saved}”` : ' the saved value'}
+          </button>
         </div>
       ) : (
         props.hint && <div className="field__hint">{props.hint}</div>
@@ -106,12 +120,7 @@ export function TextField(
     <Field
       {...rest}
       format={(v) => v}
-      parse={(draft) => {
-        const r = schema.safeParse(draft);
-        return r.success
-          ? { ok: true, value: r.data }
-          : { ok: false, message: r.error.issues[0]?.message ?? 'invalid' };
-      }}
+      parse={(draft) => fieldResult(rest.label, schema.safeParse(draft))}
     />
   );
 }
@@ -127,11 +136,11 @@ export function IntegerField(
       inputMode="numeric"
       format={(v) => String(v)}
       parse={(draft) => {
-        if (!/^\s*-?\d+\s*$/.test(draft)) return { ok: false, message: 'expected a whole number' };
-        const r = schema.safeParse(Number(draft));
-        return r.success
-          ? { ok: true, value: r.data }
-          : { ok: false, message: r.error.issues[0]?.message ?? 'invalid' };
+        // "−5" typed with a real minus sign is still minus five.
+        const text = draft.replace(/\u2212/g, '-');
+        if (!/^\s*-?\d+\s*$/.test(text))
+          return { ok: false, message: `${rest.label} must be a whole number` };
+        return fieldResult(rest.label, schema.safeParse(Number(text)));
       }}
     />
   );

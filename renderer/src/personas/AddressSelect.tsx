@@ -3,7 +3,7 @@
  * multi-choice chip list with the same search (known places). Built here rather than with
  * <select> because a large town has hundreds of addresses and designers search by any part.
  */
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import { matchesQuery, type PlaceOption } from './model';
 
 const MAX_SHOWN = 60;
@@ -66,9 +66,32 @@ export function AddressSelect(props: {
   const id = useId();
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
+  // Text typed that picked nothing stays in the field, explained, instead of vanishing on blur.
+  const [unpicked, setUnpicked] = useState(false);
+  const [seen, setSeen] = useState(props.value);
+  if (seen !== props.value) {
+    // An outside change (undo, a rename) replaces whatever was left typed.
+    setSeen(props.value);
+    setUnpicked(false);
+  }
   const selected = useMemo(() => new Set([props.value]), [props.value]);
+  // Set when a pick or Escape ends the search, so the blur that follows keeps nothing typed
+  // (its handler still sees the query of the render before).
+  const settled = useRef(false);
+  const settle = () => {
+    settled.current = true;
+    setQuery('');
+    setUnpicked(false);
+  };
+  const pick = (address: string) => {
+    props.onChange(address);
+    settle();
+  };
+  const error = unpicked
+    ? `“${query}” is not a place of this town: pick one from the list (Esc keeps ${props.value})`
+    : props.error;
   return (
-    <div className={`field ${props.error ? 'field--invalid' : ''}`}>
+    <div className={`field ${error ? 'field--invalid' : ''}`}>
       <label className="field__label" htmlFor={id}>
         {props.label}
       </label>
@@ -78,20 +101,27 @@ export function AddressSelect(props: {
         data-testid={props.testId}
         role="combobox"
         aria-expanded={open}
-        aria-invalid={props.error ? true : undefined}
-        value={open ? query : props.value}
+        aria-invalid={error ? true : undefined}
+        value={open || unpicked ? query : props.value}
         placeholder={props.value}
         onFocus={() => {
-          setQuery('');
+          if (!unpicked) setQuery('');
           setOpen(true);
         }}
-        onBlur={() => setOpen(false)}
+        onBlur={() => {
+          setOpen(false);
+          setUnpicked(!settled.current && query.trim() !== '');
+          settled.current = false;
+        }}
         onChange={(e) => setQuery(e.target.value)}
         onKeyDown={(e) => {
-          if (e.key === 'Escape') (e.target as HTMLElement).blur();
+          if (e.key === 'Escape') {
+            settle();
+            (e.target as HTMLElement).blur();
+          }
           if (e.key === 'Enter') {
             const first = props.options.find((o) => matchesQuery(o.address, query));
-            if (first) props.onChange(first.address);
+            if (first) pick(first.address);
             (e.target as HTMLElement).blur();
           }
         }}
@@ -103,15 +133,15 @@ export function AddressSelect(props: {
           selected={selected}
           testId={props.testId}
           onPick={(a) => {
-            props.onChange(a);
+            pick(a);
             setOpen(false);
             (document.activeElement as HTMLElement | null)?.blur();
           }}
         />
       )}
-      {props.error && (
-        <div className="field__error" role="alert">
-          {props.error}
+      {error && (
+        <div className="field__error" role="alert" data-testid="field-error">
+          {error}
         </div>
       )}
     </div>

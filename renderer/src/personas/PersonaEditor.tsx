@@ -12,6 +12,7 @@ import { personaSchema, type Persona } from '../../../common/scenario/schema';
 import { seedClauses } from '../../../common/scenario/seed';
 import { useStudio } from '../stores/studioStore';
 import { Field, IntegerField, TextField } from '../components/Field';
+import { fieldResult } from '../components/fieldMessages';
 import { AddressMultiSelect, AddressSelect } from './AddressSelect';
 import { SpriteImage, SpritePicker } from './SpritePicker';
 import {
@@ -51,11 +52,10 @@ function DecimalField(props: {
       inputMode="numeric"
       format={(v) => String(v)}
       parse={(draft) => {
-        if (!/^\s*\d+(\.\d+)?\s*$/.test(draft)) return { ok: false, message: 'expected a number' };
-        const r = weightSchema.safeParse(Number(draft));
-        return r.success
-          ? { ok: true, value: r.data }
-          : { ok: false, message: r.error.issues[0]?.message ?? 'invalid' };
+        const text = draft.replace(/\u2212/g, '-');
+        if (!/^\s*-?\d+(\.\d+)?\s*$/.test(text))
+          return { ok: false, message: `${props.label} must be a number, like 1 or 0.5` };
+        return fieldResult(props.label, weightSchema.safeParse(Number(text)));
       }}
       onCommit={props.onCommit}
     />
