@@ -52,6 +52,8 @@ export const localModelSchema = z.object({
   sizeBytes: z.number(),
   catalogId: z.string().optional(),
   architecture: z.string().optional(),
+  /** Picked from disk outside the models folder; remembered by path. */
+  linked: z.boolean().optional(),
 });
 export type LocalModelSummary = z.infer<typeof localModelSchema>;
 
@@ -131,7 +133,10 @@ export const coreMethods = {
     input: z.object({ modelId: z.string().min(1).max(200) }),
     output: z.object({ cancelled: z.boolean() }),
   },
-  /** Checks a GGUF file or an embedding folder the user already has. Nothing is copied. */
+  /**
+   * Checks a GGUF file or an embedding folder the user already has and remembers it by path, so
+   * models.local lists it from then on. Nothing is copied.
+   */
   'models.useFromDisk': {
     input: z.object({ path: z.string().min(1).max(4096) }),
     output: localModelSchema,

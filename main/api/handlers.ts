@@ -156,7 +156,7 @@ export function createStudioHandlers(
       controller?.abort();
       return { cancelled: controller !== undefined };
     },
-    'models.useFromDisk': async ({ path }) => modelCall(() => useModelFromDisk(path)),
+    'models.useFromDisk': async ({ path }) => modelCall(() => useModelFromDisk(modelsDir, path)),
     'models.delete': async ({ name }) => {
       await modelCall(() => deleteLocalModel(modelsDir, name));
       return {};

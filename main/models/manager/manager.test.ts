@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, stat, writeFile, copyFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile, copyFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureTinyEmbedderFolder } from '../fixtures/onnx-embed-writer.ts';
 import { ensureTinyLlamaGguf } from '../fixtures/gguf-writer.ts';
+import { readLinkedModels, unlinkModel } from './linked-models.ts';
 import {
   deleteLocalModel,
   downloadCatalogModel,
@@ -217,10 +218,13 @@ describe('model manager', () => {
   it('adopts a file or folder on disk after checking it, and lists and deletes models', async () => {
     const ggufPath = path.join(modelsDir, 'mine.gguf');
     await writeFile(ggufPath, gguf);
-    expect(await useModelFromDisk(ggufPath)).toMatchObject({ kind: 'chat', architecture: 'llama' });
+    expect(await useModelFromDisk(modelsDir, ggufPath)).toMatchObject({
+      kind: 'chat',
+      architecture: 'llama',
+    });
     const bad = path.join(modelsDir, 'bad.gguf');
     await writeFile(bad, 'not a model');
-    await expect(useModelFromDisk(bad)).rejects.toMatchObject({
+    await expect(useModelFromDisk(modelsDir, bad)).rejects.toMatchObject({
       code: 'not-gguf',
       message: expect.stringContaining(bad),
     });
@@ -230,7 +234,10 @@ describe('model manager', () => {
     const source = await ensureTinyEmbedderFolder();
     for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx'])
       await copyFile(path.join(source, f), path.join(embedFolder, f));
-    expect(await useModelFromDisk(embedFolder)).toMatchObject({ kind: 'embedding', name: 'embed' });
+    expect(await useModelFromDisk(modelsDir, embedFolder)).toMatchObject({
+      kind: 'embedding',
+      name: 'embed',
+    });
 
     expect((await listLocalModels(modelsDir)).map((m) => m.name)).toEqual(['embed', 'mine.gguf']);
     await deleteLocalModel(modelsDir, 'mine.gguf');
@@ -238,6 +245,32 @@ describe('model manager', () => {
       message: expect.stringContaining('Refusing'),
     });
     expect((await listLocalModels(modelsDir)).map((m) => m.name)).toEqual(['embed']);
+  });
+
+  it('remembers a model picked from disk outside the models folder and lists it again', async () => {
+    const elsewhere = await mkdtemp(path.join(os.tmpdir(), 'picked-'));
+    const picked = path.join(elsewhere, 'my-model.gguf');
+    await writeFile(picked, gguf);
+    expect(await useModelFromDisk(modelsDir, picked)).toMatchObject({
+      kind: 'chat',
+      path: picked,
+      linked: true,
+    });
+    // Offered again (a fresh listing, as the start dialog and the Lab ask after a restart).
+    expect(await listLocalModels(modelsDir)).toEqual([
+      expect.objectContaining({ name: 'my-model.gguf', path: picked, linked: true }),
+    ]);
+    await useModelFromDisk(modelsDir, picked); // picked twice: listed once
+    expect(await listLocalModels(modelsDir)).toHaveLength(1);
+    // A file that has gone is not offered; a bad one is not remembered at all.
+    await rm(picked);
+    expect(await listLocalModels(modelsDir)).toEqual([]);
+    const bad = path.join(elsewhere, 'bad.gguf');
+    await writeFile(bad, 'not a model');
+    await expect(useModelFromDisk(modelsDir, bad)).rejects.toMatchObject({ code: 'not-gguf' });
+    expect(await readLinkedModels(modelsDir)).toEqual([picked]);
+    expect(await unlinkModel(modelsDir, picked)).toBe(true);
+    expect(await readLinkedModels(modelsDir)).toEqual([]);
   });
 
   it('summarises the hardware and recommends a model that fits', async () => {

@@ -9,6 +9,7 @@ import { ModelError } from '../errors.ts';
 import { inspectGguf } from '../llama/gguf-inspect.ts';
 import { findCatalogModel, MODEL_CATALOG, type CatalogModel } from './catalog.ts';
 import { downloadFile, type DownloadProgress } from './downloader.ts';
+import { linkModel, readLinkedModels } from './linked-models.ts';
 
 /** Progress of a catalog download (several files for an embedding folder). */
 export interface ModelDownloadProgress extends DownloadProgress {
@@ -34,6 +35,8 @@ export interface LocalModel {
   catalogId?: string;
   /** GGUF architecture, for chat models. */
   architecture?: string;
+  /** True for a file picked from disk outside the models folder (remembered by path). */
+  linked?: boolean;
 }
 
 /** Files an embedding folder must hold (transformers.js, fp32 weights). */
@@ -101,16 +104,35 @@ export async function downloadCatalogModel(
 }
 
 /**
- * "Use a file on disk": checks a GGUF file or an embedding folder the user picked and
- * describes it. Nothing is copied.
- * @throws ModelError naming the path and what is wrong with it.
+ * "Use a file on disk": checks a GGUF file or an embedding folder the user picked, describes it
+ * and remembers it by path (linked-models.ts), so it is listed again. Nothing is copied.
+ * @throws ModelError naming the path and what is wrong with it (nothing is remembered then).
  */
-export async function useModelFromDisk(modelPath: string): Promise<LocalModel> {
-  return describeLocal(path.resolve(modelPath));
+export async function useModelFromDisk(modelsDir: string, modelPath: string): Promise<LocalModel> {
+  const model = await describeLocal(path.resolve(modelPath));
+  await linkModel(modelsDir, model.path);
+  return path.dirname(model.path) === path.resolve(modelsDir) ? model : { ...model, linked: true };
 }
 
-/** Models in `modelsDir` (GGUF files and embedding folders); partial downloads are skipped. */
+/**
+ * Models in `modelsDir` (GGUF files and embedding folders; partial downloads are skipped), then
+ * the ones picked from disk elsewhere that are still there.
+ */
 export async function listLocalModels(modelsDir: string): Promise<LocalModel[]> {
+  const inFolder = await listFolderModels(modelsDir);
+  const linked: LocalModel[] = [];
+  for (const file of await readLinkedModels(modelsDir)) {
+    if (inFolder.some((m) => m.path === file)) continue;
+    try {
+      linked.push({ ...(await describeLocal(file)), linked: true });
+    } catch {
+      // Gone or changed since it was picked: not offered (the path stays remembered).
+    }
+  }
+  return [...inFolder, ...linked];
+}
+
+async function listFolderModels(modelsDir: string): Promise<LocalModel[]> {
   let entries: import('node:fs').Dirent[];
   try {
     entries = await readdir(modelsDir, { withFileTypes: true });

@@ -14,7 +14,7 @@ export function ExperimentForm({
   lab,
 }: {
   doc: Scenario;
-  lab: Pick<LabState, 'models' | 'modelsLoaded' | 'pending' | 'create' | 'liveRun'>;
+  lab: Pick<LabState, 'models' | 'modelsDir' | 'modelsLoaded' | 'pending' | 'create' | 'liveRun'>;
 }) {
   const chats = useMemo(() => lab.models.filter((m) => m.kind === 'chat'), [lab.models]);
   const embedders = useMemo(() => lab.models.filter((m) => m.kind === 'embedding'), [lab.models]);
@@ -131,8 +131,10 @@ export function ExperimentForm({
           <p className="muted">Looking for models…</p>
         ) : chats.length === 0 ? (
           <p className="muted" data-testid="lab-no-models">
-            No language model in the models folder yet: add one from Run → Start (download or a file
-            on disk).
+            No language model yet. Add one when you start a run: “+ New run” under “Runs of this
+            town”, then download the recommended model, or type the full path of a GGUF file you
+            have and press “Use this file” (it is remembered and listed here). Or copy a .gguf file
+            into {lab.modelsDir || 'the models folder'}.
           </p>
         ) : (
           chats.map((m) => (

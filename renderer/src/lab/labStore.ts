@@ -58,6 +58,8 @@ export interface LabState {
   reportLoading: boolean;
   /** Local models for the form. */
   models: { path: string; name: string; kind: 'chat' | 'embedding' }[];
+  /** The models folder (named by the empty state, as one way to add a model). */
+  modelsDir: string;
   modelsLoaded: boolean;
   policies: { folder: string; personas: PersonaPolicies[] } | null;
   /** A call in flight that the buttons wait for. */
@@ -136,6 +138,7 @@ export function createLabStore(deps: LabDeps): LabStore {
       report: null,
       reportLoading: false,
       models: [],
+      modelsDir: '',
       modelsLoaded: false,
       policies: null,
       pending: null,
@@ -190,6 +193,7 @@ export function createLabStore(deps: LabDeps): LabStore {
         if (!local) return;
         set({
           models: local.models.map((m) => ({ path: m.path, name: m.name, kind: m.kind })),
+          modelsDir: local.modelsDir,
           modelsLoaded: true,
         });
       },

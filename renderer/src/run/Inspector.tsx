@@ -118,14 +118,23 @@ function AgentSections({ agent }: { agent: AgentDetail }) {
       <PanelSection title="Whisper" testId="inspector-whisper" initiallyOpen={false}>
         <WhisperBox agentName={agent.name.split(' ')[0] ?? agent.name} />
       </PanelSection>
-      <PanelSection title="Plan" count={agent.schedule.length} testId="inspector-plan">
-        {agent.dailyPlan.length > 0 && (
+      {/* Each badge counts the items its section lists. */}
+      <PanelSection title="Day plan" count={agent.dailyPlan.length} testId="inspector-plan">
+        {agent.dailyPlan.length === 0 ? (
+          <p className="muted">No plan for the day yet: it is made when they wake up.</p>
+        ) : (
           <ol className="plan-list">
             {agent.dailyPlan.map((p, i) => (
               <li key={i}>{p}</li>
             ))}
           </ol>
         )}
+      </PanelSection>
+      <PanelSection
+        title="Schedule"
+        count={agent.schedule.length}
+        testId="inspector-schedule-section"
+      >
         {agent.schedule.length === 0 ? (
           <p className="muted">No schedule yet: it is made when they wake up.</p>
         ) : (
@@ -139,21 +148,20 @@ function AgentSections({ agent }: { agent: AgentDetail }) {
             ))}
           </ul>
         )}
-        {agent.tasks.length > 0 && (
-          <>
-            <h4 className="inspector__sub">This hour</h4>
-            <ul className="schedule">
-              {agent.tasks.map((t, i) => (
-                <li key={i} className={t.done ? 'schedule__done' : ''}>
-                  <span className="mono">{minuteLabel(t.startMinute)}</span>
-                  <span>{t.task}</span>
-                  <span className="muted">{t.minutes} min</span>
-                </li>
-              ))}
-            </ul>
-          </>
-        )}
       </PanelSection>
+      {agent.tasks.length > 0 && (
+        <PanelSection title="This hour" count={agent.tasks.length} testId="inspector-tasks">
+          <ul className="schedule">
+            {agent.tasks.map((t, i) => (
+              <li key={i} className={t.done ? 'schedule__done' : ''}>
+                <span className="mono">{minuteLabel(t.startMinute)}</span>
+                <span>{t.task}</span>
+                <span className="muted">{t.minutes} min</span>
+              </li>
+            ))}
+          </ul>
+        </PanelSection>
+      )}
       <PanelSection
         title="Why: latest retrievals"
         count={agent.retrievals.length}

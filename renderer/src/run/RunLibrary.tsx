@@ -80,9 +80,11 @@ function RunItem({ run }: { run: RunSummary }) {
         }}
         title={run.parent ? forkedFrom(run.parent, parentName) : run.id}
       >
-        <span className="library-item__name">
-          {run.parent && '↳ '}
-          {run.name}
+        <span className="library-item__name run-item__head">
+          <span className="run-item__title">
+            {run.parent && '↳ '}
+            {run.name}
+          </span>
           <span
             className={`run-status run-status--${run.failure ? 'failed' : run.status}`}
             data-testid="run-item-status"

@@ -28,7 +28,14 @@ import {
 } from '../canvas/chunks';
 import { useTilesetImage } from '../canvas/tileset';
 import { useElementSize } from '../canvas/useElementSize';
-import { agentAtPoint, objectAt, objectPlaces, SpriteTweens, wrapBubble } from './mapGeometry';
+import {
+  agentAtPoint,
+  objectAt,
+  objectPlaces,
+  placeBubble,
+  SpriteTweens,
+  wrapBubble,
+} from './mapGeometry';
 import type { Bubble } from './runStore';
 import { headEmoji } from './format';
 
@@ -239,15 +246,26 @@ export function RunMap(props: RunMapProps) {
       if (!lines.length) continue;
       const bw = Math.max(...lines.map((l) => ctx.measureText(l).width)) + 14;
       const bh = lines.length * 15 + 8;
-      const bx = sx(p.x + 0.5) - 12;
-      const by = sy(p.y - 0.25) - emojiPx * 1.2 - bh - 6;
+      // Kept whole inside the map: shifted sideways at its edges, under the speaker at the top.
+      const place = placeBubble({
+        anchorX: sx(p.x + 0.5),
+        top: sy(p.y - 0.25) - emojiPx * 1.2,
+        bottom: sy(p.y + 1) + 14,
+        width: bw,
+        height: bh,
+        viewW: w,
+        viewH: h,
+      });
+      const { x: bx, y: by, tailX } = place;
       roundRect(ctx, bx, by, bw, bh, 7);
       ctx.fillStyle = 'rgba(255, 255, 255, 0.95)';
       ctx.fill();
       ctx.beginPath();
-      ctx.moveTo(bx + 8, by + bh);
-      ctx.lineTo(bx + 12, by + bh + 6);
-      ctx.lineTo(bx + 18, by + bh);
+      const edge = place.below ? by : by + bh;
+      const tip = place.below ? by - 6 : by + bh + 6;
+      ctx.moveTo(tailX - 4, edge);
+      ctx.lineTo(tailX, tip);
+      ctx.lineTo(tailX + 4, edge);
       ctx.fill();
       ctx.fillStyle = '#111827';
       lines.forEach((l, i) => ctx.fillText(l, bx + 7, by + 4 + 7.5 + i * 15));

@@ -24,7 +24,7 @@ const SPEEDS: { value: number; label: string }[] = [
   { value: 2, label: '2 steps/s' },
   { value: 5, label: '5 steps/s' },
   { value: 10, label: '10 steps/s' },
-  { value: 0, label: 'As fast as possible' },
+  { value: 0, label: 'Max speed' },
 ];
 
 export function RunView() {
@@ -194,8 +194,10 @@ function RunToolbar() {
         ‹ Edit town
       </button>
       {watching && (
-        <span className="run-toolbar__name" data-testid="run-name" title={summary.id}>
-          {summary.name}
+        <span className="run-toolbar__name">
+          <span className="run-toolbar__title" data-testid="run-name" title={summary.id}>
+            {summary.name}
+          </span>
           <span className={`run-status run-status--${summary.status}`} data-testid="run-status">
             {summary.status}
           </span>

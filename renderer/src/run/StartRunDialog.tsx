@@ -175,7 +175,12 @@ export function StartRunDialog({ onClose }: { onClose(): void }) {
                 Use this file
               </button>
             </div>
-            {models.dir && <p className="field__hint">Models folder: {models.dir}</p>}
+            {models.dir && (
+              <p className="field__hint">
+                Models folder: {models.dir}. A file used from elsewhere is remembered by its path
+                and offered here, in the Lab and in Settings from then on.
+              </p>
+            )}
           </>
         )}
 
@@ -302,7 +307,8 @@ function ModelSelect({
           {models.map((m) => (
             <option key={m.path} value={m.path}>
               {m.name} ({bytes(m.sizeBytes)}
-              {m.architecture ? ` · ${m.architecture}` : ''})
+              {m.architecture ? ` · ${m.architecture}` : ''}
+              {m.linked ? ' · picked from disk' : ''})
             </option>
           ))}
         </select>

@@ -152,3 +152,39 @@ export function wrapBubble(text: string): string[] {
   }
   return lines.map((l) => (l.length > BUBBLE_CHARS + 8 ? l.slice(0, BUBBLE_CHARS + 7) + '…' : l));
 }
+
+/** Where a speech bubble goes on screen (see {@link placeBubble}). */
+export interface BubblePlace {
+  x: number;
+  y: number;
+  /** Screen x of the tail's tip (the speaker). */
+  tailX: number;
+  /** True when the bubble sits under the speaker (no room above). */
+  below: boolean;
+}
+
+/** Gap between a bubble and the map's edge, px. */
+const BUBBLE_MARGIN = 4;
+
+/**
+ * Places a `width`×`height` bubble for a speaker at screen x `anchorX`, above `top` (the head,
+ * emoji included) or, when that would leave the view, below `bottom` (the feet); shifted sideways
+ * so it stays whole inside a `viewW`×`viewH` map. The tail keeps pointing at the speaker.
+ */
+export function placeBubble(o: {
+  anchorX: number;
+  top: number;
+  bottom: number;
+  width: number;
+  height: number;
+  viewW: number;
+  viewH: number;
+}): BubblePlace {
+  const maxX = Math.max(BUBBLE_MARGIN, o.viewW - o.width - BUBBLE_MARGIN);
+  const x = Math.min(Math.max(o.anchorX - 12, BUBBLE_MARGIN), maxX);
+  const above = o.top - 6 - o.height;
+  const below = above < BUBBLE_MARGIN && o.bottom + 6 + o.height <= o.viewH - BUBBLE_MARGIN;
+  const y = below ? o.bottom + 6 : Math.max(above, BUBBLE_MARGIN);
+  const tailX = Math.min(Math.max(o.anchorX, x + 8), x + o.width - 8);
+  return { x, y, tailX, below };
+}

@@ -8,6 +8,7 @@ import {
   objectPlaces,
   SpriteTweens,
   TWEEN_MAX_TILES,
+  placeBubble,
   wrapBubble,
 } from './mapGeometry';
 import { forkPoint } from './runStore';
@@ -173,5 +174,29 @@ describe('timeline and bubbles', () => {
     const long = wrapBubble('word '.repeat(60));
     expect(long).toHaveLength(3);
     expect(long[2]!.endsWith('…')).toBe(true);
+  });
+});
+
+describe('placeBubble', () => {
+  const view = { viewW: 800, viewH: 600, width: 200, height: 40 };
+  it('sits above the speaker, tail on them, when there is room', () => {
+    expect(placeBubble({ ...view, anchorX: 400, top: 300, bottom: 340 })).toEqual({
+      x: 388,
+      y: 254,
+      tailX: 400,
+      below: false,
+    });
+  });
+  it('stays whole at the right and left edges, the tail still on the speaker', () => {
+    const right = placeBubble({ ...view, anchorX: 790, top: 300, bottom: 340 });
+    expect(right.x + view.width).toBeLessThanOrEqual(view.viewW - 4);
+    expect(right).toMatchObject({ x: 596, tailX: 788 });
+    const left = placeBubble({ ...view, anchorX: 2, top: 300, bottom: 340 });
+    expect(left.x).toBe(4);
+    expect(left.tailX).toBe(12);
+  });
+  it('goes under the speaker at the top of the map', () => {
+    const top = placeBubble({ ...view, anchorX: 400, top: 20, bottom: 60 });
+    expect(top).toMatchObject({ below: true, y: 66 });
   });
 });

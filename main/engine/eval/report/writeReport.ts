@@ -101,10 +101,11 @@ export function resultsCsv(result: ExperimentResult, summary: ExperimentSummary)
 }
 
 const CSS = `
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1100px;padding:0 16px;color:#1b1f23}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1100px;padding:0 12px;color:#1b1f23}
 h1{font-size:22px;margin-bottom:4px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ddd;padding-bottom:4px}
-h3{font-size:15px;margin-bottom:6px}table{border-collapse:collapse;margin:8px 0 16px}
-th,td{border:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+h3{font-size:15px;margin-bottom:6px}table{border-collapse:collapse;margin:8px 0 16px;max-width:100%}
+table:not(.answers){display:block;overflow-x:auto;font-size:12px}td.n{white-space:nowrap}svg{max-width:100%;height:auto}
+th,td{border:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 th{background:#f6f8fa}table.answers{table-layout:fixed;width:100%}table.answers td{overflow-wrap:anywhere;word-break:break-word}.muted{color:#57606a}.warn{background:#fff8c5;border:1px solid #d4a72c;padding:8px 12px;margin:12px 0}
 .charts{display:flex;flex-wrap:wrap;gap:16px}.seed{color:#57606a;font-size:12px}
 `;
