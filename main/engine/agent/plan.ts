@@ -517,11 +517,11 @@ function actionOf(
 export const BED_SLEEPING_STATE = 'being slept in';
 
 /**
- * The bed the agent sleeps in: the first object named "bed" (a whole word: not "bedroom") in
- * its living area, or null when the living area has none.
+ * The bed of a living area (an arena address): its first object named "bed" (a whole word: not
+ * "bedroom"), or null when it has none.
  */
-export function bedOf(agent: Agent, world: Mind['world']): string | null {
-  const prefix = `${agent.identity.livingArea}:`;
+export function bedOf(livingArea: string, world: Mind['world']): string | null {
+  const prefix = `${livingArea}:`;
   return (
     world
       .addresses('object')
@@ -539,7 +539,7 @@ function sleepAction(
   mind: Mind,
   timing: { endsAt: number; taskKey: string },
 ): CurrentAction {
-  const bed = bedOf(agent, mind.world);
+  const bed = bedOf(agent.identity.livingArea, mind.world);
   return {
     description: SLEEP_ACTIVITY,
     address: bed ?? agent.identity.livingArea,

@@ -1,0 +1,85 @@
+/**
+ * The day battery on the real test models (issue 13 "Verify"), run with
+ * `npm run bench -- dayBattery`: one game day of Willow Bend (07:00 → midnight, the template's
+ * own seed and cost-layer switches) on SmolLM2-135M-Instruct + all-MiniLM-L6-v2, one inference
+ * thread; then per resident the battery of eval/dayBattery.ts, and a BENCH line with the wall
+ * time per game hour. The day is long on a CPU (measure one hour first: the line reports the
+ * rate); `npx tsx main/engine/eval/dayBattery.bench.ts <run-dir>` prints the battery of a run
+ * already made (e.g. by `simulacra run templates/willow-bend --hours 17 …`) instead.
+ * Skips loudly without the real models (`npm run models:test`).
+ */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { reportBench } from '../../../common/bench';
+import { runConditionsSchema } from '../../../common/runs/conditions';
+import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
+import { realTestModels } from '../../models/testing/test-models';
+import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
+import { readScenarioFolder } from '../../packs/index';
+import { EventLog } from '../sim/EventLog';
+import { LOG_FILE } from '../sim/runFiles';
+import { Simulation } from '../sim/Simulation';
+import { dayBattery, formatDayBattery, type ResidentDay } from './dayBattery';
+
+const TEMPLATE = path.join(import.meta.dirname, '../../../templates/willow-bend');
+/** 07:00 to midnight. */
+const GAME_HOURS = 17;
+
+function report(runDir: string, wallSeconds: number | null): void {
+  const steps = EventLog.read(path.join(runDir, LOG_FILE)).events.filter(
+    (e) => e.type === 'step',
+  ).length;
+  if (steps === 0) throw new Error(`${runDir} has no steps to read`);
+  const rows = dayBattery(runDir, steps);
+  console.log(formatDayBattery(rows));
+  for (const r of rows) console.log(`${r.name}: ${r.places.join(', ')}`);
+  const hours = (steps * 10) / 3600;
+  reportBench({
+    name: 'battery.willow-bend.day',
+    value: wallSeconds === null ? hours : Math.round(wallSeconds / hours),
+    unit: wallSeconds === null ? 'game hours read' : 's per game hour',
+    gameHours: Math.round(hours * 100) / 100,
+    residents: rows.map((r: ResidentDay) => ({
+      name: r.name,
+      wakeUp: r.wakeUp,
+      activities: r.activities,
+      places: r.places.length,
+      chatsStarted: r.chatsStarted,
+      chatsEndedByModel: r.chatsEndedByModel,
+      chatsEndedByCap: r.chatsEndedByCap,
+      reflections: r.reflections,
+      policyReuses: r.policyReuses,
+      inBedAtNight: r.inBedAtNight,
+      asleepAtNight: r.asleepAtNight,
+    })),
+  });
+}
+
+const existing = process.argv[2];
+if (existing) {
+  report(existing, null);
+} else {
+  const models = realTestModels('the day battery bench');
+  if (models) {
+    const { scenario } = await readScenarioFolder(TEMPLATE);
+    const embedder = await createTransformersEmbedder({ modelFolder: models.embedder, threads: 1 });
+    const model = await createLlamaLanguageModel({ modelPath: models.llm, threads: 1 });
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'day-battery-bench-'));
+    try {
+      const started = performance.now();
+      const sim = await Simulation.create(
+        scenario,
+        dir,
+        { model, embedder },
+        { conditions: runConditionsSchema.parse({ costLayer: scenario.settings.costLayer }) },
+      );
+      await sim.run((GAME_HOURS * 3600) / scenario.settings.secondsPerStep);
+      console.log(`run folder: ${dir}`);
+      report(dir, (performance.now() - started) / 1000);
+    } finally {
+      await model.dispose();
+      await embedder.dispose();
+    }
+  }
+}
