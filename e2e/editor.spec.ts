@@ -138,8 +138,11 @@ test('paint a room, name it, furnish it, validate, undo/redo, export and re-impo
   await expectSaved(page);
   const rows = await readLibrary(page);
   expect(rows).toHaveLength(2);
-  const [a, b] = rows.map((r) => r.doc as { id: string; tree: unknown; map: unknown });
-  expect(b.tree).toEqual(a.tree);
+  const docs = rows.map((r) => r.doc as { id: string; name: string; tree: unknown; map: unknown });
+  const a = docs.find((d) => d.name === 'Untitled town')!;
+  const b = docs.find((d) => d !== a)!;
+  // The copy is told apart by its name, which is its world's name too.
+  expect(b.tree).toEqual({ ...(a.tree as object), world: 'Untitled town (2)' });
   expect(b.map).toEqual(a.map);
   expect(JSON.stringify(a.tree)).toContain('"name":"Bedroom"');
   expect(JSON.stringify(a.tree)).toContain('"defaultState":"made"');

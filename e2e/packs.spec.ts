@@ -1,5 +1,7 @@
 /** Export to .simpack and import it back; a bad file is reported and the studio carries on. */
 import { readFile } from 'node:fs/promises';
+import { renameTown } from '../common/scenario/townName';
+import type { Scenario } from '../common/scenario/schema';
 import { createFromTemplate, expect, expectSaved, openStudio, readLibrary, test } from './helpers';
 
 test('export to .simpack and import it back gives the same town', async ({ page }, testInfo) => {
@@ -14,7 +16,8 @@ test('export to .simpack and import it back gives the same town', async ({ page 
   await page.getByTestId('town-canvas').click();
   await page.keyboard.press('Control+e');
   const download = await downloading;
-  expect(download.suggestedFilename()).toMatch(/\.simpack$/);
+  // The file is named for the town.
+  expect(download.suggestedFilename()).toBe('Willow Bend.simpack');
   const file = testInfo.outputPath(download.suggestedFilename());
   await download.saveAs(file);
   const bytes = await readFile(file);
@@ -30,17 +33,22 @@ test('export to .simpack and import it back gives the same town', async ({ page 
 
   const rows = await readLibrary(page);
   expect(rows).toHaveLength(2);
-  const [a, b] = rows.map((r) => r.doc as { id: string });
+  const docs = rows.map((r) => r.doc as Scenario);
+  const a = docs.find((d) => d.name === 'Willow Bend')!;
+  const b = docs.find((d) => d !== a)!;
   expect(a.id).not.toBe(b.id);
-  // Everything but the id (a fresh one, so the import cannot overwrite the original).
-  expect({ ...b, id: '' }).toEqual({ ...a, id: '' });
+  // The same town, told apart by its name (and so its world: "Willow Bend (2):…"), under a
+  // fresh id so the import cannot overwrite the original.
+  expect(b.name).toBe('Willow Bend (2)');
+  expect({ ...b, id: '' }).toEqual({ ...renameTown(a, 'Willow Bend (2)'), id: '' });
   const doc = a as unknown as {
     name: string;
     map: { width: number; height: number };
     personas: { currently: string }[];
   };
   expect(doc.personas[0].currently).toBe('testing the exporter');
-  await expect(page.getByTestId('scenario-name')).toHaveValue(doc.name);
+  // The import opens the copy.
+  await expect(page.getByTestId('scenario-name')).toHaveValue(b.name);
   await expect(page.getByTestId('library-item').first()).toContainText(
     `${doc.map.width}×${doc.map.height}`,
   );

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Handlers } from '../../common/api/contract';
 import { ApiError } from '../../common/api/protocol';
 import type { CoreContract } from '../../common/api/studio';
+import { packFileName } from '../../common/scenario/townName';
 import { readPack, readScenarioFolder, writePack } from '../packs';
 import {
   deleteLocalModel,
@@ -98,7 +99,7 @@ export function createStudioHandlers(
     'templates.get': async ({ id }) => loadTemplate(id),
     'packs.export': async ({ scenario }) => {
       const bytes = await writePack(scenario);
-      return { fileName: `${scenario.id}.simpack`, data: bytes.toString('base64') };
+      return { fileName: packFileName(scenario), data: bytes.toString('base64') };
     },
     'packs.import': async ({ fileName, data }) => {
       const { scenario, warnings } = await readPack(Buffer.from(data, 'base64'), fileName);

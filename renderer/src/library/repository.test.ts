@@ -79,8 +79,9 @@ describe('ScenarioRepository', () => {
     expect(renamed.name).toBe('Mill Row');
     const read = await repo.get(copy.scenario.id);
     expect(read.ok && read.scenario.name).toBe('Mill Row');
-    // Addresses are written against the world name, so a rename must leave it alone.
-    expect(read.ok && read.scenario.tree.world).toBe('Small Town');
+    // The town's name is its world's name: the world and its addresses follow the rename.
+    expect(read.ok && read.scenario.tree.world).toBe('Mill Row');
+    expect(read.ok && read.scenario.personas[0].livingArea).toMatch(/^Mill Row:/);
   });
 
   it('searches names case- and accent-insensitively, word by word', async () => {

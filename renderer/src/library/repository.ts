@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { validateScenario } from '../../../common/scenario/validate';
 import { ScenarioError, type ValidationIssue } from '../../../common/scenario/errors';
+import { renameTown } from '../../../common/scenario/townName';
 import type { Scenario } from '../../../common/scenario/schema';
 import type { LibraryDb, ScenarioRow } from './db';
 import { newScenarioId } from './ids';
@@ -196,14 +197,17 @@ export class ScenarioRepository {
   }
 
   /**
-   * Renames a scenario (its `name`; the id and the tree's world name stay, since persona
-   * addresses are written against the world name).
+   * Renames a scenario: its `name`, its world and every address in it (`renameTown`); the id
+   * stays.
    * @throws ScenarioError when the name is empty or the stored document is unreadable
    */
   async rename(id: string, name: string): Promise<Scenario> {
     const read = await this.get(id);
     if (!read.ok) throw new ScenarioError(read.issues, id);
-    const renamed = { ...read.scenario, name: name.trim() };
+    // A blank name is left for validation to refuse (renameTown ignores it).
+    const renamed = name.trim()
+      ? renameTown(read.scenario, name)
+      : { ...read.scenario, name: name.trim() };
     await this.save(renamed);
     return renamed;
   }

@@ -1,5 +1,6 @@
 /** The library list, templates, and every operation that adds, copies or removes a town. */
 import { createEmptyScenario } from '../../../common/scenario/create';
+import { distinctTownName, renameTown } from '../../../common/scenario/townName';
 import { base64ToBytes, bytesToBase64 } from '../util/base64';
 import { newScenarioId } from '../library/ids';
 import { recoverJournal } from '../library/autosave';
@@ -28,7 +29,13 @@ export const createLibrarySlice: SliceCreator<LibrarySlice> = (rt) => (set, get)
     scenario: ImportedScenario['scenario'],
     warnings: ImportedScenario['warnings'],
   ): Promise<void> {
-    const created = await repo.create(scenario);
+    // A second copy of a town in the library is told apart by its name ("Test Hamlet (2)").
+    const { entries } = await repo.list();
+    const name = distinctTownName(
+      scenario.name,
+      entries.map((e) => e.name),
+    );
+    const created = await repo.create(renameTown(scenario, name));
     await get().refresh();
     await get().open(created.id);
     if (warnings.length) {
@@ -133,7 +140,8 @@ export const createLibrarySlice: SliceCreator<LibrarySlice> = (rt) => (set, get)
     async rename(id, name) {
       // The open town is renamed through its document so the editor and autosave agree.
       if (get().doc?.id === id) {
-        get().updateDoc((doc) => (doc.name === name.trim() ? doc : { ...doc, name: name.trim() }));
+        // One edit, so one undo step: the name, the world and every address in it.
+        get().updateDoc((doc) => renameTown(doc, name));
         set((s) => ({
           entries: s.entries.map((e) => (e.id === id ? { ...e, name: name.trim() } : e)),
         }));
