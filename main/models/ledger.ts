@@ -114,6 +114,7 @@ function toSortedRecord(map: Map<string, CostRow>): Record<string, CostRow> {
 export function withLedger(model: LanguageModel, ledger: CostLedger): LanguageModel {
   return {
     id: model.id,
+    tokenizer: model.tokenizer,
     async complete<T = unknown>(request: CompletionRequest<T>): Promise<CompletionResult<T>> {
       const started = performance.now();
       try {

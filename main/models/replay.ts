@@ -75,6 +75,7 @@ export function withRecording(
   const counters = new Map<string, number>();
   return {
     id: model.id,
+    tokenizer: model.tokenizer,
     async complete<T = unknown>(request: CompletionRequest<T>): Promise<CompletionResult<T>> {
       const key = pairKey(request.fn, request.agentId);
       const seq = counters.get(key) ?? 0;

@@ -23,6 +23,7 @@ export function withResponseCache(model: LanguageModel): CachingLanguageModel {
   let hits = 0;
   return {
     id: model.id,
+    tokenizer: model.tokenizer,
     get hits() {
       return hits;
     },

@@ -32,6 +32,10 @@ export interface CompletionRequest<T = unknown> {
   schema?: JsonSchema;
   /** Applied to the parsed JSON; a failure is a {@link ModelOutputError}. */
   validator?: OutputValidator<T>;
+  /**
+   * Completion tokens allowed. A provider that knows its context (llama) lowers it to the room
+   * the prompt leaves in a sequence instead of refusing the request.
+   */
   maxTokens: number;
   temperature: number;
   /** Sampling seed; providers default to a fixed seed so runs are reproducible. */
@@ -65,10 +69,28 @@ export interface CompletionResult<T = unknown> {
   finishReason: FinishReason;
 }
 
+/**
+ * How a model counts tokens, for providers that know it (llama). The engine measures a run's
+ * token profile from it once, at run start, so prompts are fitted to this model's context.
+ */
+export interface ModelTokenizer {
+  /** Tokens one request can hold, prompt and completion together (a sequence's size). */
+  readonly contextTokens: number;
+  /** Tokens of `text` as this model reads it (no template, no BOS). */
+  count(text: string): number;
+  /** Tokens of a whole prompt as this model is sent it (chat template included). */
+  countPrompt(messages: ChatMessage[]): number;
+}
+
 /** A text-generating model. */
 export interface LanguageModel {
   /** Human-readable id, e.g. `llama:qwen2.5-1.5b-instruct-q4_k_m.gguf`. */
   readonly id: string;
+  /**
+   * The model's own token counts and context size; absent when the provider cannot tell
+   * (an HTTP server, a replay). Wrappers pass their inner model's on.
+   */
+  readonly tokenizer?: ModelTokenizer | undefined;
   complete<T = unknown>(request: CompletionRequest<T>): Promise<CompletionResult<T>>;
   /** Frees native memory / sockets; pending calls are rejected. */
   dispose(): Promise<void>;

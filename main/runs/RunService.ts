@@ -915,6 +915,7 @@ function countInFlight(model: LanguageModel): InFlightModel {
   let inFlight = 0;
   return {
     id: model.id,
+    tokenizer: model.tokenizer,
     get inFlight() {
       return inFlight;
     },

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { RetrievalTrace } from '../../../common/api/runs';
 import type { Persona } from '../../../common/scenario/schema';
-import type { IdentityView } from '../prompts/identity';
+import { identityOf, type IdentityView } from '../prompts/identity';
 import { SpatialMemory, spatialMemorySnapshotSchema } from '../world/SpatialMemory';
 import type { Tile } from '../world/tile';
 import { agentCostStateSchema, emptyCostState, type AgentCostState } from './costLayerState';
@@ -190,16 +190,7 @@ export class Agent {
     spatial.learn(persona.livingArea);
     for (const place of persona.knownPlaces) spatial.learn(place);
     return new Agent(persona.id, new MemoryStream(embeddingDims), spatial, {
-      identity: {
-        name: `${persona.firstName} ${persona.lastName}`.trim(),
-        age: persona.age,
-        innate: persona.innate,
-        learned: persona.learned,
-        currently: persona.currently,
-        lifestyle: persona.lifestyle,
-        dailyPlanRequirement: persona.dailyPlanRequirement,
-        livingArea: persona.livingArea,
-      },
+      identity: identityOf(persona),
       perception: {
         visionRadius: persona.visionRadius,
         attentionBandwidth: persona.attentionBandwidth,

@@ -5,7 +5,9 @@
  */
 import type { RunConditions } from '../../../common/runs/conditions';
 import type { Embedder, LanguageModel } from '../../models/types';
+import type { PromptTrim } from '../prompts/budget';
 import type { PromptSpec } from '../prompts/PromptSpec';
+import { UNMEASURED_PROFILE, type TokenProfile } from '../prompts/tokenProfile';
 import type { Clock } from '../sim/Clock';
 import type { TileWorld } from '../world/TileWorld';
 import { MAX_RETRIEVAL_TRACES, type Agent } from './Agent';
@@ -29,6 +31,10 @@ export interface Mind {
   conditions?: RunConditions;
   /** Run services the cost layer reports to (log notes, the cross-run policy store). */
   costLayer?: CostLayerHooks;
+  /** How the run's model counts tokens (prompts are fitted to it); absent = unmeasured. */
+  tokens?: TokenProfile;
+  /** Told when a prompt had to be cut to fit the context (the run logs it). */
+  promptTrimmed?: (trim: { fn: string; agentId?: string; trims: PromptTrim[] }) => void;
 }
 
 /**
@@ -37,21 +43,29 @@ export interface Mind {
  * agent's calls per function in start order).
  */
 export async function ask<T>(mind: Mind, agent: Agent | null, spec: PromptSpec<T>): Promise<T> {
+  const prompt = spec.fit(mind.tokens ?? UNMEASURED_PROFILE);
+  if (prompt.trims.length > 0) {
+    mind.promptTrimmed?.({
+      fn: prompt.fn,
+      ...(agent ? { agentId: agent.id } : {}),
+      trims: prompt.trims,
+    });
+  }
   const result = await mind.model.complete<T>({
-    fn: spec.fn,
+    fn: prompt.fn,
     agentId: agent?.id,
-    messages: spec.messages,
-    schema: spec.schema,
-    validator: spec.validator,
-    maxTokens: spec.maxTokens,
-    temperature: spec.temperature,
+    messages: prompt.messages,
+    schema: prompt.schema,
+    validator: prompt.validator,
+    maxTokens: prompt.maxTokens,
+    temperature: prompt.temperature,
     seed: mind.seed,
-    cacheKey: spec.cacheKey,
+    cacheKey: prompt.cacheKey,
   });
   if (result.json === undefined) {
     throw new Error(`${mind.model.id} returned no JSON for a ${spec.fn} request with a schema`);
   }
-  return result.json;
+  return prompt.decode(result.json);
 }
 
 /** A memory to store; the stream assigns id, depth and access time. */

@@ -111,6 +111,7 @@ export interface ExperimentHooks {
 function stopsOn(model: LanguageModel, signal: AbortSignal): LanguageModel {
   return {
     id: model.id,
+    tokenizer: model.tokenizer,
     complete(request) {
       if (signal.aborted) return Promise.reject(new Error('cancelled'));
       return model.complete(request);

@@ -100,6 +100,7 @@ export class FrozenRun {
     const inner = deps.model;
     const logging: LanguageModel = {
       id: inner.id,
+      tokenizer: inner.tokenizer,
       async complete<T>(request: CompletionRequest<T>) {
         const result = await inner.complete(request);
         onCall({

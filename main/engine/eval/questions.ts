@@ -8,9 +8,10 @@
 import type { Agent } from '../agent/Agent';
 import { MEMORIES_PER_INTERVIEW } from '../agent/interview';
 import { ask, recall, type Mind } from '../agent/mind';
+import { freeText, ranked } from '../prompts/budget';
 import { agentSystem, type IdentityView } from '../prompts/identity';
-import { bool, object, text } from '../prompts/jsonSchema';
-import { buildSpec, bullets, type PromptSpec } from '../prompts/PromptSpec';
+import { bool, object, words } from '../prompts/jsonSchema';
+import { buildSpec, type PromptSpec } from '../prompts/PromptSpec';
 
 /** A yes/no answer with the agent's own words on it. */
 export interface YesNoAnswer {
@@ -18,7 +19,10 @@ export interface YesNoAnswer {
   detail: string;
 }
 
-const yesNoShape = object({ yes: bool(), detail: text(1, 200) });
+/** Longest detail, in words. */
+const DETAIL_WORDS = 30;
+
+const yesNoShape = object({ yes: bool(), detail: words(DETAIL_WORDS, 1) });
 
 /** A yes/no interview prompt answered from `memories`. */
 export function yesNoPrompt(
@@ -30,12 +34,16 @@ export function yesNoPrompt(
     stable: agentSystem(
       who,
       'An interviewer asks you a yes-or-no question. Answer in character using only what you ' +
-        'remember: "yes" is true only if your memories show it; then say in a sentence what ' +
-        'you know.',
+        'remember: "yes" is true only if your memories show it; then say in one sentence of at ' +
+        `most ${DETAIL_WORDS} words what you know.`,
     ),
-    volatile: `It is ${input.now}.\nRelevant memories:\n${bullets(input.memories)}\nQuestion: ${input.question}`,
+    volatile: [
+      `It is ${input.now}.\nRelevant memories:\n`,
+      ranked('memories', input.memories),
+      '\nQuestion: ',
+      freeText('question', input.question),
+    ],
     shape: yesNoShape,
-    maxTokens: 240,
   });
 }
 

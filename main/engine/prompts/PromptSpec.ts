@@ -1,11 +1,14 @@
 /**
- * The contract every prompt module fulfils (ARCHITECTURE §4): a typed builder returns the
- * messages, the output schema (JSON schema + zod validator), limits and a cache key, tagged with
- * its cognitive function name for the cost ledger and the replay log.
+ * The contract every prompt module fulfils (ARCHITECTURE §4): a typed builder returns a spec
+ * that, fitted to the run's token profile, gives the messages, the output schema (JSON schema +
+ * zod validator), limits and a cache key, tagged with its cognitive function name for the cost
+ * ledger and the replay log.
  */
 import { createHash } from 'node:crypto';
 import type { ChatMessage, JsonSchema } from '../../models/types';
-import { maxJsonChars, type Shape } from './jsonSchema';
+import { estimateTokens, fitParts, type Part, type PromptTrim } from './budget';
+import { answerTokens, type Shape } from './jsonSchema';
+import type { TokenProfile } from './tokenProfile';
 
 /** Every cognitive function tag the engine uses, as the ledger and the log spell them. */
 export type CognitiveFn =
@@ -29,48 +32,97 @@ export type CognitiveFn =
   | 'social.update'
   | 'wander';
 
-/** A finished prompt: everything a model request needs except agent and seed. */
+/** A prompt ready to be fitted to a model's context. */
 export interface PromptSpec<T> {
+  fn: CognitiveFn;
+  temperature: number;
+  /** The prompt as it is sent to a model measured as `profile`. */
+  fit(profile: TokenProfile): FittedPrompt<T>;
+}
+
+/** A prompt fitted to a context: everything a model request needs except agent and seed. */
+export interface FittedPrompt<T> {
   fn: CognitiveFn;
   messages: ChatMessage[];
   schema: JsonSchema;
   validator: { parse(value: unknown): T };
-  /** Completion budget in tokens (byte-level test models spend one token per character). */
+  /**
+   * Puts a validated answer in the caller's terms (e.g. statement numbers of the statements
+   * that fitted back to the numbers of those the caller gave).
+   */
+  decode(answer: T): T;
+  /** Completion budget: the realistic answer at least, the free room of the context at most. */
   maxTokens: number;
   temperature: number;
   /** sha256 over (fn, messages, schema): equal keys mean the same question. */
   cacheKey: string;
+  /** What had to be cut beyond "as many list items as fit" (logged with the call). */
+  trims: PromptTrim[];
+  /** Estimated tokens this prompt needs with its lists at their minimum and nothing cut. */
+  neededTokens: number;
 }
 
+/** Which items of each list went into the prompt, as indices into the items given. */
+export type KeptItems = ReadonlyMap<string, readonly number[]>;
+
 /**
- * Assembles a spec. `stable` is the text that does not change between an agent's calls
- * (identity, instructions, town) and goes first so the KV cache can serve it again; `volatile`
- * (time, observations, memories) goes last.
+ * Assembles a spec. `stable` is the system text, which does not change between an agent's calls
+ * (identity, instructions) and goes first so the KV cache can serve it again; `volatile` (time,
+ * observations, memories) goes last and is what the fit shortens. `shape` may depend on which
+ * list items fitted (an enum of the places listed, statement numbers).
  */
 export function buildSpec<T>(args: {
   fn: CognitiveFn;
   stable: string;
-  volatile: string;
-  shape: Shape<T>;
-  /** Typical answer budget; raised to the schema's worst case when that is larger. */
-  maxTokens: number;
+  volatile: string | readonly Part[];
+  shape: Shape<T> | ((kept: KeptItems) => Shape<T>);
+  decode?: (answer: T, kept: KeptItems) => T;
   temperature?: number;
 }): PromptSpec<T> {
-  const messages: ChatMessage[] = [
-    { role: 'system', content: args.stable },
-    { role: 'user', content: args.volatile },
-  ];
-  const cacheKey = createHash('sha256')
-    .update(JSON.stringify([args.fn, messages, args.shape.json]))
-    .digest('hex');
+  const parts = typeof args.volatile === 'string' ? [args.volatile] : args.volatile;
+  const shapeFor = (kept: KeptItems) =>
+    typeof args.shape === 'function' ? args.shape(kept) : args.shape;
+  const temperature = args.temperature ?? DEFAULT_TEMPERATURE;
   return {
     fn: args.fn,
-    messages,
-    schema: args.shape.json,
-    validator: args.shape.zod,
-    maxTokens: Math.max(args.maxTokens, maxJsonChars(args.shape.json) + JSON_SLACK_TOKENS),
-    temperature: args.temperature ?? DEFAULT_TEMPERATURE,
-    cacheKey,
+    temperature,
+    fit(profile) {
+      const everything = new Map(
+        parts
+          .filter((p) => typeof p !== 'string' && p.kind === 'list')
+          .map((p) => [p.name, (p as { items: readonly string[] }).items.map((_, i) => i)]),
+      );
+      // Reserve the answer as if every item fitted (enums and numbers are then longest).
+      const reserve = answerTokens(shapeFor(everything).json, profile).realistic;
+      const system = estimateTokens(args.stable, profile) + profile.templateTokens;
+      const budget =
+        profile.contextTokens === null ? null : profile.contextTokens - system - reserve;
+      const user = fitParts(parts, profile, budget);
+      const shape = shapeFor(user.kept);
+      const size = answerTokens(shape.json, profile);
+      const room =
+        profile.contextTokens === null
+          ? Number.POSITIVE_INFINITY
+          : profile.contextTokens - system - user.tokens;
+      const messages: ChatMessage[] = [
+        { role: 'system', content: args.stable },
+        { role: 'user', content: user.text },
+      ];
+      return {
+        fn: args.fn,
+        messages,
+        schema: shape.json,
+        validator: shape.zod,
+        decode: (answer) => (args.decode ? args.decode(answer, user.kept) : answer),
+        maxTokens: Math.min(size.worst, Math.max(size.realistic, room)),
+        temperature,
+        cacheKey: createHash('sha256')
+          .update(JSON.stringify([args.fn, messages, shape.json]))
+          .digest('hex'),
+        trims: user.trims,
+        neededTokens: system + user.neededTokens + reserve,
+      };
+    },
   };
 }
 
@@ -80,10 +132,7 @@ export function buildSpec<T>(args: {
  */
 export const DEFAULT_TEMPERATURE = 0.5;
 
-/** Room for the whitespace a JSON grammar allows between tokens. */
-const JSON_SLACK_TOKENS = 16;
-
-/** A numbered list ("1. …"), or a dash when empty, for memory and plan excerpts. */
+/** A numbered list ("1. …"), or a dash when empty, for fixed excerpts. */
 export function numbered(lines: readonly string[]): string {
   return lines.length === 0 ? '-' : lines.map((l, i) => `${i + 1}. ${l}`).join('\n');
 }

@@ -1,15 +1,22 @@
 /**
  * `action`: where and how the agent does its current task, in ONE call. The reference spends
  * eight (sector, arena, object, emoji, event triple, object state, object emoji, object
- * triple); here one object carries them (ARCHITECTURE §4). The location is an `enum` of the
- * places in the agent's own spatial memory, so a hallucinated address cannot be produced.
+ * triple); here one object carries them (ARCHITECTURE §4). The places the agent knows are
+ * listed in the prompt, current area first, so the model sees its choices; the location is an
+ * `enum` of exactly the places listed, so a hallucinated address cannot be produced.
  */
+import { freeText, ranked } from './budget';
 import { agentSystem, type IdentityView } from './identity';
-import { object, oneOf, text } from './jsonSchema';
+import { object, oneOf, text, words } from './jsonSchema';
 import { buildSpec, type PromptSpec } from './PromptSpec';
 
 /** Separates the parts of a location choice: "sector > arena > object". */
 export const LOCATION_SEPARATOR = ' > ';
+
+/** Longest predicate, object and object state, in words. */
+const PREDICATE_WORDS = 3;
+const OBJECT_WORDS = 4;
+const STATE_WORDS = 4;
 
 /** The action as the model writes it. */
 export interface ActionChoice {
@@ -26,29 +33,37 @@ export interface ActionChoice {
 
 /**
  * Builds the action prompt. `locations` must be non-empty; list the current arena's places
- * first (the reference prefers the current area).
+ * first (the reference prefers the current area): when the context cannot hold them all, the
+ * first ones are kept.
  */
 export function actionPrompt(
   who: IdentityView,
   input: { now: string; task: string; currentPlace: string; locations: readonly string[] },
 ): PromptSpec<ActionChoice> {
-  const shape = object({
-    location: oneOf(input.locations),
-    emoji: text(1, 4),
-    predicate: text(2, 20),
-    object: text(2, 30),
-    objectState: text(2, 30),
-  });
+  if (input.locations.length === 0) throw new RangeError('actionPrompt: expected a location');
   return buildSpec({
     fn: 'action',
     stable: agentSystem(
       who,
-      'Choose where to do your current task, from places you know (prefer your current area ' +
-        'when it fits), an emoji for it, the task as a (you, predicate, object) event, and the ' +
-        'state of the object you use while you use it.',
+      'Choose where to do your current task: one of the places listed, written exactly as ' +
+        'listed (prefer your current area, listed first, when it fits). Then give one emoji ' +
+        `for the task, the task as a (you, predicate, object) event — predicate at most ` +
+        `${PREDICATE_WORDS} words, object at most ${OBJECT_WORDS} words — and the state of the ` +
+        `object you use while you use it, at most ${STATE_WORDS} words.`,
     ),
-    volatile: `It is ${input.now}. You are in ${input.currentPlace}. Task: ${input.task}.`,
-    shape,
-    maxTokens: 200,
+    volatile: [
+      `It is ${input.now}. You are in ${input.currentPlace}. Task: `,
+      freeText('task', input.task),
+      '.\nPlaces you know (sector > area > object):\n',
+      ranked('places', input.locations, { min: 1, whole: true }),
+    ],
+    shape: (kept) =>
+      object({
+        location: oneOf((kept.get('places') ?? []).map((i) => input.locations[i])),
+        emoji: text(1, 4),
+        predicate: words(PREDICATE_WORDS, 2),
+        object: words(OBJECT_WORDS, 2),
+        objectState: words(STATE_WORDS, 2),
+      }),
   });
 }

@@ -2,10 +2,14 @@
  * `converse.summary`: one short label for a finished conversation, used as both participants'
  * current action and chat memory (reverie `generate_convo_summary`, "conversing about …").
  */
-import { object, text } from './jsonSchema';
+import { recent } from './budget';
+import { object, words } from './jsonSchema';
 import { buildSpec, type PromptSpec } from './PromptSpec';
 
-const shape = object({ topic: text(3, 80) });
+/** Longest topic, in words. */
+const TOPIC_WORDS = 10;
+
+const shape = object({ topic: words(TOPIC_WORDS, 3) });
 
 /** Builds the summary prompt for a conversation between `names` (two names). */
 export function converseSummaryPrompt(input: {
@@ -16,9 +20,12 @@ export function converseSummaryPrompt(input: {
     fn: 'converse.summary',
     stable:
       'You summarise conversations between residents of a small town. Give the topic of the ' +
-      'conversation as a short phrase that completes "conversing about …". Answer with JSON only.',
-    volatile: `${input.names[0]} and ${input.names[1]} talked:\n${input.transcript.join('\n')}`,
+      `conversation as a short phrase of at most ${TOPIC_WORDS} words that completes ` +
+      '"conversing about …". Answer with JSON only.',
+    volatile: [
+      `${input.names[0]} and ${input.names[1]} talked:\n`,
+      recent('transcript', input.transcript, { min: 1, style: 'line' }),
+    ],
     shape,
-    maxTokens: 120,
   });
 }

@@ -2,11 +2,15 @@
  * `converse.turn`: the next line of a conversation and whether it ends here (Park et al. 2023
  * §4.3.1; reverie `agent_chat_v2` generates one utterance per call with an end flag).
  */
+import { ranked, recent, type Part } from './budget';
 import { agentSystem, type IdentityView } from './identity';
-import { bool, object, text } from './jsonSchema';
-import { buildSpec, bullets, type PromptSpec } from './PromptSpec';
+import { bool, object, words } from './jsonSchema';
+import { buildSpec, type PromptSpec } from './PromptSpec';
 
-const shape = object({ utterance: text(1, 120), end: bool() });
+/** Longest line, in words. */
+const UTTERANCE_WORDS = 20;
+
+const shape = object({ utterance: words(UTTERANCE_WORDS, 1), end: bool() });
 
 /** What the speaker's social memory holds about the listener (AGA), used instead of memories. */
 export interface SocialView {
@@ -41,22 +45,35 @@ export function converseTurnPrompt(
     fn: 'converse.turn',
     stable: agentSystem(
       who,
-      'You are in a conversation. Say your next line, in character and briefly, and set "end" ' +
-        'to true when the conversation should finish after it.',
+      `You are in a conversation. Say your next line, in character, in at most ` +
+        `${UTTERANCE_WORDS} words, and set "end" to true when the conversation should finish ` +
+        'after it.',
     ),
-    volatile:
+    volatile: [
       `It is ${input.now}, in ${input.place}. You are talking with ${partner}, who is ` +
-      `${input.partnerActivity}.\n` +
-      (input.earlierChats.length
-        ? `Your earlier conversations with ${partner}:\n${bullets(input.earlierChats)}\n`
-        : '') +
-      (input.social
-        ? `Your relationship with ${partner}: ${input.social.relationship}; you feel: ` +
-          `${input.social.feeling}.\nWhat has happened between you: ${input.social.summary}\n` +
-          (input.memories.length ? `Also on your mind:\n${bullets(input.memories)}\n` : '')
-        : `What you remember:\n${bullets(input.memories)}\n`) +
-      `Conversation so far:\n${input.transcript.length ? input.transcript.join('\n') : '(you speak first)'}`,
+        `${input.partnerActivity}.\n`,
+      ...(input.earlierChats.length
+        ? [
+            `Your earlier conversations with ${partner}:\n`,
+            ranked('earlier chats', input.earlierChats, { priority: 2 }),
+            '\n',
+          ]
+        : []),
+      ...(input.social
+        ? [
+            `Your relationship with ${partner}: ${input.social.relationship}; you feel: ` +
+              `${input.social.feeling}.\nWhat has happened between you: ${input.social.summary}\n`,
+            ...(input.memories.length
+              ? ['Also on your mind:\n', ranked('memories', input.memories, { priority: 1 }), '\n']
+              : []),
+          ]
+        : ['What you remember:\n', ranked('memories', input.memories, { priority: 1 }), '\n']),
+      // The conversation itself comes first when the context is short.
+      'Conversation so far:\n',
+      ...((input.transcript.length
+        ? [recent('transcript', input.transcript, { min: 1, style: 'line' })]
+        : ['(you speak first)']) satisfies Part[]),
+    ],
     shape,
-    maxTokens: 160,
   });
 }

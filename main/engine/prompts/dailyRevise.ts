@@ -3,11 +3,16 @@
  * today's needs from yesterday's plans, chats and thoughts (reverie `_long_term_planning`,
  * "revise_identity").
  */
+import { ranked } from './budget';
 import { agentSystem, type IdentityView } from './identity';
-import { object, text } from './jsonSchema';
-import { buildSpec, bullets, type PromptSpec } from './PromptSpec';
+import { object, words } from './jsonSchema';
+import { buildSpec, type PromptSpec } from './PromptSpec';
 
-const shape = object({ currently: text(10, 200), needs: text(3, 160) });
+/** Longest "currently" line and needs, in words. */
+const CURRENTLY_WORDS = 30;
+const NEEDS_WORDS = 20;
+
+const shape = object({ currently: words(CURRENTLY_WORDS, 10), needs: words(NEEDS_WORDS, 3) });
 
 /** Builds the revision prompt; `memories` are the most relevant recent ones. */
 export function dailyRevisePrompt(
@@ -19,10 +24,10 @@ export function dailyRevisePrompt(
     stable: agentSystem(
       who,
       'A new day begins. From your recent memories, rewrite your "currently" line (what you ' +
-        'are doing in life now) and say what you need to do or care about today.',
+        `are doing in life now, at most ${CURRENTLY_WORDS} words) and say what you need to do ` +
+        `or care about today (at most ${NEEDS_WORDS} words).`,
     ),
-    volatile: `Today is ${input.date}.\nRecent memories:\n${bullets(input.memories)}`,
+    volatile: [`Today is ${input.date}.\nRecent memories:\n`, ranked('memories', input.memories)],
     shape,
-    maxTokens: 420,
   });
 }

@@ -4,6 +4,8 @@
  * function so the KV cache of the agent's sequence serves it again (ARCHITECTURE §4).
  */
 
+import type { Persona } from '../../../common/scenario/schema';
+
 /** What prompts know about who an agent is. */
 export interface IdentityView {
   name: string;
@@ -15,6 +17,20 @@ export interface IdentityView {
   dailyPlanRequirement: string;
   /** Home arena address, e.g. "the Ville:Lin family's house:Mei's bedroom". */
   livingArea: string;
+}
+
+/** A persona's identity as prompts show it. */
+export function identityOf(persona: Persona): IdentityView {
+  return {
+    name: `${persona.firstName} ${persona.lastName}`.trim(),
+    age: persona.age,
+    innate: persona.innate,
+    learned: persona.learned,
+    currently: persona.currently,
+    lifestyle: persona.lifestyle,
+    dailyPlanRequirement: persona.dailyPlanRequirement,
+    livingArea: persona.livingArea,
+  };
 }
 
 /** The stable identity paragraph. */

@@ -4,6 +4,7 @@
  * never reach this prompt (agent/observe.ts scores them 1 without a call).
  */
 import { MAX_IMPORTANCE, MIN_IMPORTANCE } from '../agent/memory';
+import { freeText } from './budget';
 import { agentSystem, type IdentityView } from './identity';
 import { intIn, object } from './jsonSchema';
 import { buildSpec, type PromptSpec } from './PromptSpec';
@@ -23,8 +24,7 @@ export function importancePrompt(
         '(brushing teeth, making the bed) and 10 is extremely poignant (a break-up, a college ' +
         'acceptance).',
     ),
-    volatile: `Memory (${memory.kind}): ${memory.description}`,
+    volatile: [`Memory (${memory.kind}): `, freeText('memory', memory.description)],
     shape,
-    maxTokens: 24,
   });
 }

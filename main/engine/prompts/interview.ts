@@ -2,11 +2,15 @@
  * `interview`: the agent answers a question from the user in character, from its retrieved
  * memories (Park et al. 2023 §5.1 "interviewing the agents").
  */
+import { freeText, ranked } from './budget';
 import { agentSystem, type IdentityView } from './identity';
-import { object, text } from './jsonSchema';
-import { buildSpec, bullets, type PromptSpec } from './PromptSpec';
+import { object, words } from './jsonSchema';
+import { buildSpec, type PromptSpec } from './PromptSpec';
 
-const shape = object({ answer: text(1, 240) });
+/** Longest answer, in words. */
+const ANSWER_WORDS = 40;
+
+const shape = object({ answer: words(ANSWER_WORDS, 1) });
 
 /** Builds the interview prompt. */
 export function interviewPrompt(
@@ -18,10 +22,14 @@ export function interviewPrompt(
     stable: agentSystem(
       who,
       'An interviewer asks you a question. Answer in the first person, in character, using ' +
-        'only what you remember.',
+        `only what you remember, in at most ${ANSWER_WORDS} words.`,
     ),
-    volatile: `It is ${input.now}.\nRelevant memories:\n${bullets(input.memories)}\nQuestion: ${input.question}`,
+    volatile: [
+      `It is ${input.now}.\nRelevant memories:\n`,
+      ranked('memories', input.memories),
+      '\nQuestion: ',
+      freeText('question', input.question),
+    ],
     shape,
-    maxTokens: 320,
   });
 }

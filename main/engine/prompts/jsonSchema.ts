@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import type { JsonSchema } from '../../models/types';
+import type { TokenProfile } from './tokenProfile';
 
 /** A JSON schema and the zod validator that accepts exactly the same values. */
 export interface Shape<T> {
@@ -22,6 +23,21 @@ export function text(min: number, max: number): Shape<string> {
     json: { type: 'string', minLength: min, maxLength: max },
     zod: z.string().min(min).max(max),
   };
+}
+
+/**
+ * Characters the grammar allows per word of a word limit: English words average about six with
+ * their space; the rest is room for long ones, so a model that keeps to the limit stated in the
+ * instructions is never cut off by the grammar mid-word.
+ */
+export const CHARS_PER_WORD = 8;
+
+/**
+ * A string of at most `maxWords` words (as characters: see {@link CHARS_PER_WORD}). The prompt
+ * must state the limit in words ("at most 12 words"): a small model cannot see the grammar.
+ */
+export function words(maxWords: number, minChars = 1): Shape<string> {
+  return text(minChars, maxWords * CHARS_PER_WORD);
 }
 
 /** One of a non-empty list of strings. */
@@ -90,31 +106,111 @@ export function object<M extends ShapeMap>(fields: M): Shape<ObjectOf<M>> {
   };
 }
 
+/** What an answer of a schema costs in tokens, as {@link answerTokens} sizes it. */
+export interface AnswerSize {
+  /**
+   * The answer this model would write keeping to every field's stated limit, at the model's
+   * own tokens per character, with a margin: the room a prompt leaves for its answer.
+   */
+  realistic: number;
+  /**
+   * A bound no valid answer exceeds, whatever the tokenizer: every character of a string a
+   * `\uXXXX` escape of six single-character tokens, and all the whitespace the grammar allows
+   * (a newline and four spaces per nesting level between any two JSON tokens).
+   */
+  worst: number;
+}
+
 /**
- * An upper bound on the characters of a compact JSON value of `schema` (the subset these
- * builders emit), counting every string character as escaped to two. A byte-level tokenizer
- * spends one token per character, so this also bounds the tokens an answer can need: a
- * `maxTokens` below it lets a long but valid answer be cut off mid-JSON.
+ * Margin over the measured tokens per character: answers are less regular than the town's
+ * text. Small, because the realistic answer already fills every field to its limit.
  */
-export function maxJsonChars(schema: JsonSchema): number {
+const ANSWER_MARGIN = 1.1;
+/**
+ * A model keeping to a stated word limit writes about six characters a word, three quarters
+ * of the {@link CHARS_PER_WORD} the grammar allows.
+ */
+const REALISTIC_SHARE_OF_LIMIT = 0.75;
+/** Per string: its quotes, and a few odd tokens (an emoji may take several). */
+const TOKENS_PER_STRING = 4;
+/** The longest spelling of one string character in JSON (`\u00e9`). */
+const MAX_CHARS_PER_STRING_CHAR = 6;
+
+/** Sizes an answer of `schema` for a model measured as `profile`. */
+export function answerTokens(schema: JsonSchema, profile: TokenProfile): AnswerSize {
+  const parts = answerParts(schema, 0);
+  // A realistic answer puts one space or newline where the grammar allows whitespace.
+  const realistic = Math.ceil(
+    ((parts.structureChars + parts.gaps) * profile.jsonTokensPerChar +
+      parts.contentChars * REALISTIC_SHARE_OF_LIMIT * profile.textTokensPerChar) *
+      ANSWER_MARGIN +
+      parts.strings * TOKENS_PER_STRING,
+  );
+  const worst =
+    parts.structureChars +
+    parts.gapChars +
+    parts.contentChars * MAX_CHARS_PER_STRING_CHAR +
+    parts.strings * 2;
+  return { realistic, worst: Math.max(realistic, worst) };
+}
+
+/** What a fullest answer is made of: JSON structure, string content and whitespace gaps. */
+interface AnswerParts {
+  structureChars: number;
+  contentChars: number;
+  strings: number;
+  /** Places the grammar allows whitespace, and the most characters it allows there. */
+  gaps: number;
+  gapChars: number;
+}
+
+/** Most whitespace the grammar allows in one gap inside `depth` open containers. */
+function gapChars(depth: number): number {
+  return 1 + 4 * depth;
+}
+
+function answerParts(schema: JsonSchema, depth: number): AnswerParts {
   const s = schema as Record<string, unknown>;
-  if (Array.isArray(s.enum)) return Math.max(...s.enum.map((v) => JSON.stringify(v).length));
+  const none = { structureChars: 0, contentChars: 0, strings: 0, gaps: 0, gapChars: 0 };
+  if (Array.isArray(s.enum)) {
+    const longest = Math.max(...s.enum.map((v) => JSON.stringify(v).length));
+    return s.enum.every((v) => typeof v === 'string')
+      ? { ...none, contentChars: longest - 2, strings: 1 }
+      : { ...none, structureChars: longest };
+  }
   switch (s.type) {
     case 'string':
-      return 2 + 2 * ((s.maxLength as number | undefined) ?? 1000);
+      return { ...none, contentChars: (s.maxLength as number) ?? 1000, strings: 1 };
     case 'boolean':
-      return 5;
-    case 'array':
-      return 2 + ((s.maxItems as number) ?? 0) * (maxJsonChars(s.items as JsonSchema) + 1);
-    case 'object':
-      return (
-        2 +
-        Object.entries(s.properties as Record<string, JsonSchema>).reduce(
-          (sum, [key, value]) => sum + key.length + 4 + maxJsonChars(value),
-          0,
-        )
-      );
+      return { ...none, structureChars: 5 };
+    case 'array': {
+      const n = (s.maxItems as number) ?? 0;
+      const item = answerParts(s.items as JsonSchema, depth + 1);
+      return {
+        structureChars: 2 + n * (item.structureChars + 1),
+        contentChars: n * item.contentChars,
+        strings: n * item.strings,
+        // Before and after every item, before the closing bracket.
+        gaps: n * (item.gaps + 2) + 1,
+        gapChars: n * (item.gapChars + 2 * gapChars(depth + 1)) + gapChars(depth),
+      };
+    }
+    case 'object': {
+      const sum = { ...none, structureChars: 2 };
+      for (const [key, value] of Object.entries(s.properties as Record<string, JsonSchema>)) {
+        const field = answerParts(value, depth + 1);
+        sum.structureChars += key.length + 4 + field.structureChars;
+        sum.contentChars += field.contentChars;
+        sum.strings += field.strings;
+        // Before the key, around the colon, after the value.
+        sum.gaps += field.gaps + 4;
+        sum.gapChars += field.gapChars + 4 * gapChars(depth + 1);
+      }
+      sum.gaps += 1;
+      sum.gapChars += gapChars(depth);
+      return sum;
+    }
     default:
-      throw new RangeError(`maxJsonChars: unsupported schema ${JSON.stringify(schema)}`);
+      throw new RangeError(`answerTokens: unsupported schema ${JSON.stringify(schema)}`);
   }
 }

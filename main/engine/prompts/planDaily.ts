@@ -2,11 +2,15 @@
  * `plan.daily`: the day in broad strokes, 4–8 items (Park et al. 2023 §4.3: "the agent's plan
  * for the day in broad strokes"; ARCHITECTURE §9 says 5–8, we accept 4 so a short day fits).
  */
+import { ranked } from './budget';
 import { agentSystem, type IdentityView } from './identity';
-import { list, object, text } from './jsonSchema';
-import { buildSpec, bullets, type PromptSpec } from './PromptSpec';
+import { list, object, words } from './jsonSchema';
+import { buildSpec, type PromptSpec } from './PromptSpec';
 
-const shape = object({ plan: list(text(3, 60), 4, 8) });
+/** Longest plan item, in words. */
+const ITEM_WORDS = 8;
+
+const shape = object({ plan: list(words(ITEM_WORDS, 3), 4, 8) });
 
 /** Builds the broad day plan prompt; `recentThoughts` (newest first) may steer it. */
 export function planDailyPrompt(
@@ -17,11 +21,14 @@ export function planDailyPrompt(
     fn: 'plan.daily',
     stable: agentSystem(
       who,
-      'Write your plan for today in broad strokes: 4 to 8 short items in the order you will do ' +
-        'them, from getting up to going to bed. Take your recent thoughts into account.',
+      `Write your plan for today in broad strokes: 4 to 8 items of at most ${ITEM_WORDS} words ` +
+        'each, in the order you will do them, from getting up to going to bed. Take your ' +
+        'recent thoughts into account.',
     ),
-    volatile: `Today is ${input.date}. You wake up at ${input.wakeHour}:00.\nRecent thoughts:\n${bullets(input.recentThoughts)}`,
+    volatile: [
+      `Today is ${input.date}. You wake up at ${input.wakeHour}:00.\nRecent thoughts:\n`,
+      ranked('thoughts', input.recentThoughts),
+    ],
     shape,
-    maxTokens: 400,
   });
 }

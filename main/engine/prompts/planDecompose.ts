@@ -3,8 +3,9 @@
  * recursive decomposition; reverie `generate_task_decomp(persona, act_desp, act_dura)` is
  * asked once per block, for its whole duration, in 5-minute increments). Never asked for sleep.
  */
+import { freeText } from './budget';
 import { agentSystem, type IdentityView } from './identity';
-import { intOf, list, object, text } from './jsonSchema';
+import { intOf, list, object, words } from './jsonSchema';
 import { buildSpec, type PromptSpec } from './PromptSpec';
 
 /**
@@ -13,8 +14,11 @@ import { buildSpec, type PromptSpec } from './PromptSpec';
  */
 export const TASK_MINUTES = [5, 10, 15, 20, 30, 45, 60] as const;
 
+/** Longest task, in words. */
+const TASK_WORDS = 8;
+
 const shape = object({
-  tasks: list(object({ task: text(3, 50), minutes: intOf(TASK_MINUTES) }), 2, 12),
+  tasks: list(object({ task: words(TASK_WORDS, 3), minutes: intOf(TASK_MINUTES) }), 2, 12),
 });
 
 /** One decomposed task as the model writes it. */
@@ -30,12 +34,12 @@ export function planDecomposePrompt(
     stable: agentSystem(
       who,
       'Break the given activity into consecutive tasks of 5 to 60 minutes each that together ' +
-        'fill the whole time given.',
+        `fill the whole time given, each task at most ${TASK_WORDS} words.`,
     ),
-    volatile:
-      `Today is ${input.date}. From ${input.startClock}, for ${input.minutes} minutes, you are: ${input.activity}.` +
-      (input.context ? `\nContext: ${input.context}` : ''),
+    volatile: [
+      `Today is ${input.date}. From ${input.startClock}, for ${input.minutes} minutes, you are: ${input.activity}.`,
+      ...(input.context ? ['\nContext: ', freeText('context', input.context)] : []),
+    ],
     shape,
-    maxTokens: 600,
   });
 }

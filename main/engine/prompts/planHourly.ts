@@ -4,19 +4,26 @@
  * information in one call (ARCHITECTURE §4 "ask once"). agent/plan.ts lays the blocks out from
  * `fromHour` and fits them to midnight.
  */
+import { ranked } from './budget';
 import { agentSystem, type IdentityView } from './identity';
-import { bool, intIn, list, object, text } from './jsonSchema';
-import { buildSpec, bullets, numbered, type PromptSpec } from './PromptSpec';
+import { bool, intIn, list, object, words } from './jsonSchema';
+import { buildSpec, numbered, type PromptSpec } from './PromptSpec';
 
 /** Longest block, in hours: longer stretches are split so decomposition stays local. */
 export const MAX_BLOCK_HOURS = 4;
 
+/** Longest activity, in words. */
+const ACTIVITY_WORDS = 6;
+
 const block = object({
-  activity: text(3, 40),
+  activity: words(ACTIVITY_WORDS, 3),
   hours: intIn(1, MAX_BLOCK_HOURS),
   asleep: bool(),
 });
-const shape = object({ schedule: list(block, 2, 10) });
+/** Most blocks in a schedule: 8 cover a day from 4 am at up to 4 hours each, with room to spare. */
+const MAX_BLOCKS = 8;
+
+const shape = object({ schedule: list(block, 2, MAX_BLOCKS) });
 
 /** One block of the hourly schedule as the model writes it. */
 export type HourlyBlock = { activity: string; hours: number; asleep: boolean };
@@ -36,13 +43,15 @@ export function planHourlyPrompt(
     stable: agentSystem(
       who,
       'Turn your day plan into an hour-by-hour schedule: consecutive blocks, each with an ' +
-        'activity, its length in whole hours (1 to 4) and whether you are asleep during it. ' +
-        'Cover the time until midnight; end with sleep.',
+        `activity of at most ${ACTIVITY_WORDS} words, its length in whole hours (1 to ` +
+        `${MAX_BLOCK_HOURS}) and whether you are asleep during it. Cover the time until ` +
+        `midnight in at most ${MAX_BLOCKS} blocks; end with sleep.`,
     ),
-    volatile:
+    volatile: [
       `Today is ${input.date}. The schedule starts at ${input.fromHour}:00.\n` +
-      `Day plan:\n${numbered(input.dailyPlan)}\nRecent thoughts:\n${bullets(input.recentThoughts)}`,
+        `Day plan:\n${numbered(input.dailyPlan)}\nRecent thoughts:\n`,
+      ranked('thoughts', input.recentThoughts),
+    ],
     shape,
-    maxTokens: 700,
   });
 }

@@ -19,6 +19,5 @@ export function planWakePrompt(who: IdentityView, date: string): PromptSpec<{ wa
     ),
     volatile: `Today is ${date}.`,
     shape,
-    maxTokens: 24,
   });
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exampleFor } from '../testing/ScriptedModel';
 import { actionPrompt } from './action';
+import { actNowPrompt } from './actNow';
 import { converseSummaryPrompt } from './converseSummary';
 import { converseThoughtsPrompt } from './converseThoughts';
 import { converseTurnPrompt } from './converseTurn';
@@ -12,10 +13,15 @@ import { planDailyPrompt } from './planDaily';
 import { planDecomposePrompt } from './planDecompose';
 import { planHourlyPrompt } from './planHourly';
 import { planWakePrompt } from './planWake';
+import { CHARS_PER_WORD } from './jsonSchema';
 import type { PromptSpec } from './PromptSpec';
 import { reactPrompt } from './react';
 import { reflectInsightsPrompt } from './reflectInsights';
 import { reflectQuestionsPrompt } from './reflectQuestions';
+import { socialSummaryPrompt } from './socialSummary';
+import { socialUpdatePrompt } from './socialUpdate';
+import type { TokenProfile } from './tokenProfile';
+import { wanderPrompt } from './wander';
 import { whisperPrompt } from './whisper';
 
 const who: IdentityView = {
@@ -85,31 +91,84 @@ const builders: [string, (v: string) => PromptSpec<unknown>][] = [
   ['interview', (v) => interviewPrompt(who, { now: 'n', question: v, memories: [] })],
   ['whisper', (v) => whisperPrompt(who, { now: 'n', whisper: v })],
   ['daily.revise', (v) => dailyRevisePrompt(who, { date: v, memories: [] })],
+  ['wander', (v) => wanderPrompt(who, { now: 'n', memories: [v] })],
+  ['act.now', (v) => actNowPrompt(who, { now: 'n', place: 'p', previous: v, recent: [] })],
+  [
+    'social.summary',
+    (v) =>
+      socialSummaryPrompt(who, {
+        partnerName: 'Bo',
+        relationship: 'r',
+        previous: v,
+        newMemories: [],
+      }),
+  ],
+  [
+    'social.update',
+    (v) =>
+      socialUpdatePrompt(who, {
+        partnerName: 'Bo',
+        relationship: 'r',
+        feeling: 'f',
+        transcript: [v],
+      }),
+  ],
 ];
+
+/** A roomy context measured like a real BPE model (about four characters per token). */
+const roomy: TokenProfile = {
+  contextTokens: 8192,
+  textTokensPerChar: 0.25,
+  jsonTokensPerChar: 0.35,
+  templateTokens: 8,
+};
+
+/** The string fields of a schema with their character limits. */
+function stringLimits(schema: unknown, into: number[] = []): number[] {
+  const s = schema as Record<string, unknown>;
+  if (s.type === 'string') into.push(s.maxLength as number);
+  if (s.type === 'array') stringLimits(s.items, into);
+  if (s.type === 'object')
+    for (const v of Object.values(s.properties as object)) stringLimits(v, into);
+  return into;
+}
 
 describe('prompt builders', () => {
   it.each(builders)(
     '%s: schema and validator accept the same answer; stable text first',
     (fn, build) => {
-      const one = build('first input');
-      const two = build('second input');
+      const one = build('first input').fit(roomy);
+      const two = build('second input').fit(roomy);
       expect(one.fn).toBe(fn);
       expect(one.validator.parse(exampleFor(one.schema))).toEqual(exampleFor(one.schema));
       expect(one.messages[0]).toEqual(two.messages[0]);
       expect(one.messages[1].content).toContain('first input');
       expect(one.cacheKey).not.toBe(two.cacheKey);
       expect(one.maxTokens).toBeGreaterThan(0);
+      expect(one.trims).toEqual([]);
     },
   );
 
-  it('action offers exactly the given locations and rejects any other', () => {
-    const spec = actionPrompt(who, {
+  it.each(builders)('%s: every text limit is stated in words in the instructions', (_, build) => {
+    const fitted = build('input').fit(roomy);
+    const system = fitted.messages[0].content;
+    for (const max of stringLimits(fitted.schema)) {
+      if (max <= 4) continue; // the emoji: "one emoji" says it
+      expect(max % CHARS_PER_WORD, `limit ${max} is not a word limit`).toBe(0);
+      expect(system).toMatch(new RegExp(`at most [^.]*\\b${max / CHARS_PER_WORD} words`));
+    }
+  });
+
+  it('action lists the known places, current area first, and offers exactly those', () => {
+    const fitted = actionPrompt(who, {
       now: 'n',
       task: 't',
       currentPlace: 'p',
       locations: ['cafe > kitchen', 'park > lawn'],
-    });
-    expect((spec.schema as { properties: { location: unknown } }).properties.location).toEqual({
+    }).fit(roomy);
+    const user = fitted.messages[1].content;
+    expect(user).toContain('- cafe > kitchen\n- park > lawn');
+    expect((fitted.schema as { properties: { location: unknown } }).properties.location).toEqual({
       enum: ['cafe > kitchen', 'park > lawn'],
     });
     const answer = {
@@ -119,12 +178,42 @@ describe('prompt builders', () => {
       object: 'ok',
       objectState: 'ok',
     };
-    expect(() => spec.validator.parse(answer)).toThrow();
+    expect(() => fitted.validator.parse(answer)).toThrow();
+  });
+
+  it('action keeps the current area first when the context holds only some places', () => {
+    const locations = Array.from({ length: 400 }, (_, i) => `sector ${i} > arena ${i} > object`);
+    const fitted = actionPrompt(who, { now: 'n', task: 't', currentPlace: 'p', locations }).fit({
+      ...roomy,
+      contextTokens: 1024,
+    });
+    const offered = (fitted.schema as { properties: { location: { enum: string[] } } }).properties
+      .location.enum;
+    expect(offered.length).toBeGreaterThan(10);
+    expect(offered.length).toBeLessThan(400);
+    expect(offered).toEqual(locations.slice(0, offered.length));
+    expect(fitted.messages[1].content).toContain(`- ${offered.at(-1)}`);
+    expect(fitted.messages[1].content).not.toContain(`- ${locations[offered.length]}`);
   });
 
   it('insight evidence may only name numbered statements', () => {
-    const spec = reflectInsightsPrompt(who, { question: 'q', statements: ['a', 'b'] });
+    const fitted = reflectInsightsPrompt(who, { question: 'q', statements: ['a', 'b'] }).fit(roomy);
     const insight = { insight: 'an insight', evidence: [3], importance: 5 };
-    expect(() => spec.validator.parse({ insights: Array(5).fill(insight) })).toThrow();
+    expect(() => fitted.validator.parse({ insights: Array(5).fill(insight) })).toThrow();
+  });
+
+  it('insight evidence numbers the statements shown and decodes to the ones given', () => {
+    // The best statements come first; a small context shows only the first few.
+    const statements = Array.from({ length: 60 }, (_, i) => `statement ${i} `.repeat(12));
+    const fitted = reflectInsightsPrompt(who, { question: 'q', statements }).fit({
+      ...roomy,
+      contextTokens: 1200,
+    });
+    const shown = fitted.messages[1].content.split('\n').filter((l) => /^\d+\. /.test(l));
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.length).toBeLessThan(60);
+    const insight = { insight: 'an insight', evidence: [1, shown.length], importance: 5 };
+    const answer = fitted.validator.parse({ insights: Array(5).fill(insight) });
+    expect(fitted.decode(answer).insights[0].evidence).toEqual([1, shown.length]);
   });
 });

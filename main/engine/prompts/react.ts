@@ -2,9 +2,10 @@
  * `react`: on noticing another agent, talk to them, wait for them to finish, or carry on
  * (Park et al. 2023 §4.3.1; reverie `decide_to_talk` / `decide_to_react`, merged in one call).
  */
+import { ranked } from './budget';
 import { agentSystem, type IdentityView } from './identity';
 import { object, oneOf } from './jsonSchema';
-import { buildSpec, bullets, type PromptSpec } from './PromptSpec';
+import { buildSpec, type PromptSpec } from './PromptSpec';
 
 /** The three reactions. */
 export const REACTIONS = ['talk', 'wait', 'continue'] as const;
@@ -31,10 +32,11 @@ export function reactPrompt(
         'until they finish what they are doing ("wait"), or carry on with your own activity ' +
         '("continue").',
     ),
-    volatile:
+    volatile: [
       `It is ${input.now}. You are ${input.ownActivity}. ${input.otherName} is ${input.otherActivity}.\n` +
-      `What you remember about ${input.otherName}:\n${bullets(input.memories)}`,
+        `What you remember about ${input.otherName}:\n`,
+      ranked('memories', input.memories),
+    ],
     shape,
-    maxTokens: 24,
   });
 }

@@ -3,11 +3,15 @@
  * (AGA social memory). Asked only when retrieval finds memories about them that the summary
  * does not cover yet; dialogue prompts read the summary instead of dozens of raw memories.
  */
+import { ranked } from './budget';
 import { agentSystem, type IdentityView } from './identity';
-import { object, text } from './jsonSchema';
-import { buildSpec, bullets, type PromptSpec } from './PromptSpec';
+import { object, words } from './jsonSchema';
+import { buildSpec, type PromptSpec } from './PromptSpec';
 
-const shape = object({ summary: text(5, 300) });
+/** Longest summary, in words. */
+const SUMMARY_WORDS = 45;
+
+const shape = object({ summary: words(SUMMARY_WORDS, 5) });
 
 /** Builds the summary prompt: the previous summary plus the memories it does not cover. */
 export function socialSummaryPrompt(
@@ -23,13 +27,15 @@ export function socialSummaryPrompt(
     fn: 'social.summary',
     stable: agentSystem(
       who,
-      'Keep a short summary (at most three sentences) of the events that matter between you ' +
-        'and one person: merge the new memories into the previous summary, drop trivia.',
+      `Keep a short summary (at most three sentences, ${SUMMARY_WORDS} words) of the events ` +
+        'that matter between you and one person: merge the new memories into the previous ' +
+        'summary, drop trivia.',
     ),
-    volatile:
+    volatile: [
       `Person: ${input.partnerName} (relationship: ${input.relationship}).\n` +
-      `Previous summary: ${input.previous}\nNew memories:\n${bullets(input.newMemories)}`,
+        `Previous summary: ${input.previous}\nNew memories:\n`,
+      ranked('memories', input.newMemories),
+    ],
     shape,
-    maxTokens: 400,
   });
 }

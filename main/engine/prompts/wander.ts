@@ -4,11 +4,15 @@
  * novel they suggest; the thought joins the day-planning prompts, so plans can pick up any
  * topic of the agent's life, not only the latest.
  */
+import { ranked } from './budget';
 import { agentSystem, type IdentityView } from './identity';
-import { object, text } from './jsonSchema';
-import { buildSpec, bullets, type PromptSpec } from './PromptSpec';
+import { object, words } from './jsonSchema';
+import { buildSpec, type PromptSpec } from './PromptSpec';
 
-const shape = object({ thought: text(3, 100) });
+/** Longest thought, in words. */
+const THOUGHT_WORDS = 20;
+
+const shape = object({ thought: words(THOUGHT_WORDS, 3) });
 
 /** Builds the mind-wandering prompt over the sampled `memories`. */
 export function wanderPrompt(
@@ -21,10 +25,12 @@ export function wanderPrompt(
       who,
       'Your mind wanders over a few things from your life. Think of something novel they ' +
         'bring to mind: an idea, a wish or something new you could do. One sentence, at most ' +
-        '20 words.',
+        `${THOUGHT_WORDS} words.`,
     ),
-    volatile: `It is ${input.now}. These come to mind:\n${bullets(input.memories)}`,
+    volatile: [
+      `It is ${input.now}. These come to mind:\n`,
+      ranked('memories', input.memories, { min: 1 }),
+    ],
     shape,
-    maxTokens: 80,
   });
 }

@@ -26,6 +26,7 @@ export function callKey(fn: string, agentId: string | undefined): string {
 /** A {@link LanguageModel} wrapper that numbers, logs and (after a resume) re-serves calls. */
 export class RecordingModel implements LanguageModel {
   readonly id: string;
+  readonly tokenizer: LanguageModel['tokenizer'];
   private readonly counters: Map<string, number>;
   private readonly prefill = new Map<string, ReplayRecord>();
 
@@ -42,6 +43,7 @@ export class RecordingModel implements LanguageModel {
     prefill: Iterable<ReplayRecord> = [],
   ) {
     this.id = inner.id;
+    this.tokenizer = inner.tokenizer;
     this.counters = new Map(Object.entries(counters));
     for (const r of prefill) this.prefill.set(`${callKey(r.fn, r.agentId)}\u0000${r.seq}`, r);
   }

@@ -45,6 +45,8 @@ import { canEngage, decideReaction, startWaiting, type ReactionDecision } from '
 import { maybeReflect } from '../agent/reflect';
 import { settleAction } from '../agent/lifestylePolicy';
 import { routeToAddress } from '../world/destination';
+import { assertTownFits, measureTownProfile } from '../prompts/townContext';
+import { tokenProfileSchema, type TokenProfile } from '../prompts/tokenProfile';
 import type { AgentEvent } from '../world/perceive';
 import { TileWorld } from '../world/TileWorld';
 import type { Tile } from '../world/tile';
@@ -105,6 +107,11 @@ export interface RunInfo {
   conditions: RunConditions;
   /** Where a fork came from. */
   parent?: { runDir: string; step: number };
+  /**
+   * How the model counts tokens, measured at start (prompts are fitted to it); kept so a replay
+   * or resume fits them the same way. Absent in older runs and for models that cannot count.
+   */
+  tokenProfile?: TokenProfile;
 }
 
 /** A queued or applied intervention. */
@@ -224,9 +231,14 @@ export class Simulation {
       conditions?: RunConditions;
       /** Policies per agent id to start from instead of `deps.policyStore`'s (replay). */
       initialPolicies?: Record<string, LifestylePolicy[]>;
+      /** The token profile to fit prompts with instead of measuring the model (replay). */
+      tokenProfile?: TokenProfile;
     } = {},
   ): Promise<Simulation> {
     if (existsSync(path.join(runDir, RUN_FILE))) throw new Error(`${runDir} already holds a run`);
+    // A context too small for the town's prompts is refused here, before anything is written.
+    const tokenProfile = options.tokenProfile ?? measureTownProfile(scenario, deps.model.tokenizer);
+    assertTownFits(scenario, tokenProfile);
     const conditions = runConditionsSchema.parse(options.conditions ?? {});
     // Read before anything is written, so a broken store file leaves no half-made run behind.
     const initialPolicies = conditions.costLayer.lifestylePolicy
@@ -244,6 +256,7 @@ export class Simulation {
       version: 1,
       snapshotEverySteps: options.snapshotEverySteps ?? DEFAULT_SNAPSHOT_EVERY_STEPS,
       conditions,
+      tokenProfile,
     };
     writeFileSync(path.join(runDir, SCENARIO_FILE), JSON.stringify(scenario));
     writeFileSync(path.join(runDir, RUN_FILE), JSON.stringify(info));
@@ -329,6 +342,7 @@ export class Simulation {
       version: 1,
       snapshotEverySteps: parentInfo.snapshotEverySteps,
       conditions: parentInfo.conditions,
+      ...(parentInfo.tokenProfile ? { tokenProfile: parentInfo.tokenProfile } : {}),
       parent: { runDir: path.resolve(fromRunDir), step },
     };
     writeFileSync(path.join(newRunDir, RUN_FILE), JSON.stringify(info));
@@ -486,6 +500,7 @@ export class Simulation {
     const inner = this.deps.model;
     const direct: LanguageModel = {
       id: inner.id,
+      tokenizer: inner.tokenizer,
       async complete(request) {
         const result = await inner.complete(request);
         log.append({
@@ -804,6 +819,9 @@ export class Simulation {
       reflectionThreshold: this.scenario.settings.reflectionThreshold,
       conditions: this.info.conditions,
       costLayer: this.costLayerHooks,
+      ...(this.info.tokenProfile ? { tokens: this.info.tokenProfile } : {}),
+      promptTrimmed: (trim) =>
+        this.log.append({ type: 'prompt.trim', step: this.callStep, ...trim }),
     };
   }
 
@@ -884,6 +902,11 @@ export function readRunInfo(runDir: string): RunInfo {
   if (!conditions.success) {
     const issue = conditions.error.issues[0];
     throw new Error(`${file}: conditions.${issue.path.join('.')}: ${issue.message}`);
+  }
+  const profile = tokenProfileSchema.optional().safeParse(raw.tokenProfile);
+  if (!profile.success) {
+    const issue = profile.error.issues[0];
+    throw new Error(`${file}: tokenProfile.${issue.path.join('.')}: ${issue.message}`);
   }
   return { ...raw, conditions: conditions.data };
 }

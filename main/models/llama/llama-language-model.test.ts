@@ -195,6 +195,18 @@ describe('llama provider on a generated model', () => {
     ).rejects.toMatchObject({ name: 'AbortError' });
   });
 
+  it('counts tokens as it reads them and answers within the room a long prompt leaves', async () => {
+    const { tokenizer } = model;
+    expect(tokenizer.contextTokens).toBe(1024);
+    expect(tokenizer.count('hello')).toBeGreaterThanOrEqual(5); // the generated model reads bytes
+    const messages = request('gia', 'x'.repeat(900)).messages;
+    const promptTokens = tokenizer.countPrompt(messages);
+    expect(promptTokens).toBeGreaterThan(900);
+    const result = await model.complete({ ...request('gia', 'x'.repeat(900)), maxTokens: 500 });
+    expect(result.usage.promptTokens).toBe(promptTokens);
+    expect(result.usage.completionTokens).toBeLessThanOrEqual(1024 - promptTokens);
+  });
+
   it('names prompt-too-long, bad maxTokens and truncated-JSON failures', async () => {
     await expect(model.complete(request('fay', 'hi', { maxTokens: 0 }))).rejects.toThrow(
       RangeError,

@@ -24,10 +24,13 @@ import { parseJsonOutput } from '../json-output.ts';
 import type {
   CompletionRequest,
   CompletionResult,
+  ChatMessage,
   FinishReason,
   JsonSchema,
   LanguageModel,
+  ModelTokenizer,
 } from '../types.ts';
+import { LruCache } from '../lru-cache.ts';
 import { inspectGguf, type GgufSummary } from './gguf-inspect.ts';
 import { getLlamaRuntime, type GpuMode } from './llama-runtime.ts';
 import { PromptRenderer } from './prompt-renderer.ts';
@@ -166,7 +169,11 @@ export class LlamaLanguageModel implements LanguageModel {
   readonly info: LlamaModelInfo;
   private readonly pool: SequencePool;
   private readonly renderer: PromptRenderer;
-  private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
+  /**
+   * Compiled grammars by schema. Schemas carry per-agent place lists, so a long run meets many;
+   * the least recently used are dropped (a miss only costs a recompile).
+   */
+  private readonly grammars = new LruCache<string, Promise<LlamaGrammar>>(GRAMMAR_CACHE_SIZE);
   private readonly tokenBias: TokenBias | undefined;
   private disposed = false;
 
@@ -201,6 +208,15 @@ export class LlamaLanguageModel implements LanguageModel {
     };
   }
 
+  /** This model's token counts; a sequence holds `contextTokens`. */
+  get tokenizer(): ModelTokenizer {
+    return {
+      contextTokens: this.context.contextSize,
+      count: (text) => this.model.tokenize(text, false).length,
+      countPrompt: (messages: ChatMessage[]) => this.renderer.render(messages).tokens.length,
+    };
+  }
+
   /** Requests waiting for a free sequence right now. */
   get queued(): number {
     return this.pool.queued;
@@ -218,17 +234,21 @@ export class LlamaLanguageModel implements LanguageModel {
       );
     }
     const prompt = this.renderer.render(request.messages);
-    if (prompt.tokens.length + request.maxTokens > this.context.contextSize) {
+    // The completion may use what the prompt leaves of the sequence; a prompt that leaves no
+    // room at all cannot be answered.
+    const room = this.context.contextSize - prompt.tokens.length;
+    if (room < 1) {
       throw new ModelError(
         'prompt-too-long',
-        `${what} needs ${prompt.tokens.length} prompt + ${request.maxTokens} completion tokens, ` +
-          `but a sequence holds ${this.context.contextSize}. Shorten the prompt or raise contextSize.`,
+        `${what} needs ${prompt.tokens.length} prompt tokens, but a sequence holds ` +
+          `${this.context.contextSize}. Shorten the prompt or raise contextSize.`,
       );
     }
+    const sized = { ...request, maxTokens: Math.min(request.maxTokens, room) };
     const grammar = request.schema ? await this.grammarFor(request.schema) : undefined;
     const slot = await this.pool.acquire(request.agentId, prompt.tokens, request.signal);
     try {
-      const output = await this.generate(slot, prompt.tokens, prompt.stopStrings, grammar, request);
+      const output = await this.generate(slot, prompt.tokens, prompt.stopStrings, grammar, sized);
       const result: CompletionResult<T> = {
         text: output.text,
         usage: {
@@ -239,7 +259,7 @@ export class LlamaLanguageModel implements LanguageModel {
         ms: performance.now() - started,
         finishReason: output.finishReason,
       };
-      if (request.schema) result.json = parseJsonOutput(output.text, output.finishReason, request);
+      if (request.schema) result.json = parseJsonOutput(output.text, output.finishReason, sized);
       return result;
     } finally {
       this.pool.release(slot);
@@ -333,6 +353,9 @@ export class LlamaLanguageModel implements LanguageModel {
     };
   }
 }
+
+/** Grammars kept compiled (each is small; compiling one takes milliseconds). */
+const GRAMMAR_CACHE_SIZE = 64;
 
 function grammarStopStrings(grammar: LlamaGrammar): string[] {
   return grammar.stopGenerationTriggers.flatMap((trigger) => {
