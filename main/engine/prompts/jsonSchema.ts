@@ -30,7 +30,7 @@ export function text(min: number, max: number): Shape<string> {
  * their space; the rest is room for long ones, so a model that keeps to the limit stated in the
  * instructions is never cut off by the grammar mid-word.
  */
-export const CHARS_PER_WORD = 8;
+export const CHARS_PER_WORD = 7;
 
 /**
  * A string of at most `maxWords` words (as characters: see {@link CHARS_PER_WORD}). The prompt
@@ -109,8 +109,9 @@ export function object<M extends ShapeMap>(fields: M): Shape<ObjectOf<M>> {
 /** What an answer of a schema costs in tokens, as {@link answerTokens} sizes it. */
 export interface AnswerSize {
   /**
-   * The answer this model would write keeping to every field's stated limit, at the model's
-   * own tokens per character, with a margin: the room a prompt leaves for its answer.
+   * The worst realistic answer: every field filled to the grammar's limit (small models do not
+   * keep to stated limits) in this model's own tokens per character, one space wherever the
+   * grammar allows whitespace, with a margin. A prompt always leaves this much room.
    */
   realistic: number;
   /**
@@ -126,11 +127,6 @@ export interface AnswerSize {
  * text. Small, because the realistic answer already fills every field to its limit.
  */
 const ANSWER_MARGIN = 1.1;
-/**
- * A model keeping to a stated word limit writes about six characters a word, three quarters
- * of the {@link CHARS_PER_WORD} the grammar allows.
- */
-const REALISTIC_SHARE_OF_LIMIT = 0.75;
 /** Per string: its quotes, and a few odd tokens (an emoji may take several). */
 const TOKENS_PER_STRING = 4;
 /** The longest spelling of one string character in JSON (`\u00e9`). */
@@ -142,7 +138,7 @@ export function answerTokens(schema: JsonSchema, profile: TokenProfile): AnswerS
   // A realistic answer puts one space or newline where the grammar allows whitespace.
   const realistic = Math.ceil(
     ((parts.structureChars + parts.gaps) * profile.jsonTokensPerChar +
-      parts.contentChars * REALISTIC_SHARE_OF_LIMIT * profile.textTokensPerChar) *
+      parts.contentChars * profile.textTokensPerChar) *
       ANSWER_MARGIN +
       parts.strings * TOKENS_PER_STRING,
   );
