@@ -360,7 +360,7 @@ export const runCommand: CliCommand = {
       const firstStep = sim.step;
       const startTime = sim.gameTime;
 
-      // Ctrl-C: finish the step in progress, checkpoint, print the summary.
+      // Ctrl-C: finish the steps in progress, checkpoint, print the summary.
       const onSignal = () => {
         io.err('stopping after this step (Ctrl-C again to abort)');
         sim.pause();
@@ -370,11 +370,12 @@ export const runCommand: CliCommand = {
       const progress = new Progress(io, steps, ledger);
       let done = 0;
       try {
-        while (done < steps) {
-          if ((await sim.run(1)) === 0) break;
+        // One run of all the steps, so agents out of each other's reach need not wait for each
+        // other at every step (sim/scheduler.ts); progress follows the steps as they are written.
+        await sim.run(steps, () => {
           done++;
           progress.update(done, sim.clock.label(sim.gameTime));
-        }
+        });
       } finally {
         process.off('SIGINT', onSignal);
       }

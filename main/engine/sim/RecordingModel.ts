@@ -5,7 +5,9 @@
  * logged outputs, so the steps after the last snapshot come out exactly as they did.
  *
  * The sequence number is taken synchronously when a call starts; callers that start calls
- * together (Promise.all) therefore get numbers in the order they started them.
+ * together (Promise.all) therefore get numbers in the order they started them. Numbers count per
+ * agent, so agents running different steps at once (sim/scheduler.ts) number theirs as they
+ * would in lock-step.
  */
 import { hashRequest, type ReplayRecord } from '../../models/replay';
 import { parseJsonOutput } from '../../models/json-output';
@@ -32,13 +34,14 @@ export class RecordingModel implements LanguageModel {
 
   /**
    * @param inner the model that answers new calls
-   * @param onCall receives every finished call, in finishing order
+   * @param onCall receives every finished call, in finishing order, with the step it was made
+   *   for (see {@link forStep})
    * @param counters call counts per {@link callKey} to continue from (a snapshot's)
    * @param prefill calls already made after that snapshot by a run that crashed
    */
   constructor(
     private readonly inner: LanguageModel,
-    private readonly onCall: (call: LoggedCall) => void,
+    private readonly onCall: (call: LoggedCall, step: number) => void,
     counters: Record<string, number> = {},
     prefill: Iterable<ReplayRecord> = [],
   ) {
@@ -53,7 +56,27 @@ export class RecordingModel implements LanguageModel {
     return Object.fromEntries([...this.counters].sort(([a], [b]) => (a < b ? -1 : 1)));
   }
 
+  /** Calls made so far per function by one agent, keyed as {@link countersSnapshot} keys them. */
+  countersOf(agentId: string): Record<string, number> {
+    const suffix = callKey('', agentId);
+    return Object.fromEntries([...this.counters].filter(([key]) => key.endsWith(suffix)));
+  }
+
+  /** This model, with the calls made through it logged under `step`. */
+  forStep(step: number): LanguageModel {
+    return {
+      id: this.id,
+      tokenizer: this.tokenizer,
+      complete: (request) => this.completeAt(request, step),
+      dispose: () => this.dispose(),
+    };
+  }
+
   complete<T = unknown>(request: CompletionRequest<T>): Promise<CompletionResult<T>> {
+    return this.completeAt(request, -1);
+  }
+
+  private completeAt<T>(request: CompletionRequest<T>, step: number): Promise<CompletionResult<T>> {
     const key = callKey(request.fn, request.agentId);
     const seq = this.counters.get(key) ?? 0;
     this.counters.set(key, seq + 1);
@@ -70,11 +93,11 @@ export class RecordingModel implements LanguageModel {
       if (request.schema) {
         result.json = parseJsonOutput(logged.output.text, logged.output.finishReason, request);
       }
-      this.report(request, seq, requestHash, result, true);
+      this.report(request, step, seq, requestHash, result, true);
       return Promise.resolve(result);
     }
     return this.inner.complete(request).then((result) => {
-      this.report(request, seq, requestHash, result, false);
+      this.report(request, step, seq, requestHash, result, false);
       return result;
     });
   }
@@ -85,6 +108,7 @@ export class RecordingModel implements LanguageModel {
 
   private report<T>(
     request: CompletionRequest<T>,
+    step: number,
     seq: number,
     requestHash: string,
     result: CompletionResult<T>,
@@ -101,6 +125,6 @@ export class RecordingModel implements LanguageModel {
       fromLog,
     };
     if (request.agentId !== undefined) call.agentId = request.agentId;
-    this.onCall(call);
+    this.onCall(call, step);
   }
 }

@@ -14,6 +14,12 @@
  *      results applied in agent order (path, object states);
  *   6. append the step record to the NDJSON log; checkpoint every N steps.
  *
+ * Steps 2–5 run per group of agents (groupStep.ts). By default the scheduler (scheduler.ts) lets
+ * agents that cannot see or reach each other run different steps at once, so one long generation
+ * holds up only its neighbours; a group runs a step as the whole town would, so the records —
+ * written in step order — are those of lock-step, where all agents form one group. Interventions,
+ * changes between steps and checkpoints bring everyone to the same step first.
+ *
  * Steps and changes between steps run one at a time, in call order.
  *
  * Each agent's model calls run in a fixed order inside its own task, and agents only change
@@ -27,27 +33,17 @@ import { seedClauses } from '../../../common/scenario/seed';
 import type { Scenario } from '../../../common/scenario/schema';
 import { ReplayModel, type ReplayRecord } from '../../models/replay';
 import type { Embedder, LanguageModel } from '../../models/types';
-import { Agent, type CurrentAction } from '../agent/Agent';
-import { converse, type Conversation } from '../agent/converse';
+import { Agent } from '../agent/Agent';
+import type { Conversation } from '../agent/converse';
 import { interview } from '../agent/interview';
 import type { Mind } from '../agent/mind';
-import { observe, seedMemories } from '../agent/observe';
-import { nextAction, planNewDay, replanRestOfDay, restsNow } from '../agent/plan';
+import { seedMemories } from '../agent/observe';
 import type { LifestylePolicy } from '../agent/costLayerState';
 import type { CostLayerHooks } from '../agent/costLayerHooks';
 import { policyKey, readInitialPolicies, type PolicyStore } from '../agent/policyStore';
-import {
-  runConditionsSchema,
-  storedRunConditions,
-  type RunConditions,
-} from '../../../common/runs/conditions';
-import { canEngage, decideReaction, startWaiting, type ReactionDecision } from '../agent/react';
-import { maybeReflect } from '../agent/reflect';
-import { settleAction } from '../agent/lifestylePolicy';
-import { routeToAddress } from '../world/destination';
+import { runConditionsSchema, type RunConditions } from '../../../common/runs/conditions';
 import { assertTownFits, measureTownProfile } from '../prompts/townContext';
-import { tokenProfileSchema, type TokenProfile } from '../prompts/tokenProfile';
-import type { AgentEvent } from '../world/perceive';
+import type { TokenProfile } from '../prompts/tokenProfile';
 import { TileWorld } from '../world/TileWorld';
 import type { Tile } from '../world/tile';
 import {
@@ -60,7 +56,9 @@ import {
 import { Clock } from './Clock';
 import { EventLog, type LogEvent } from './EventLog';
 import type { RunDisk } from './runDisk';
-import { agentFrames, changedLooks, lookOf, type AgentLook } from './frames';
+import { agentFrame, changedLooks, lookOf, spriteOf, type AgentLook } from './frames';
+import { runGroupStep, type GroupPart } from './groupStep';
+import { HeldObjects, holdOf } from './heldObjects';
 import {
   applyResidentOp,
   isResidentOp,
@@ -71,14 +69,20 @@ import {
 import { applyIntervention, type InterventionArgs, type InterventionName } from './interventions';
 import { RecordingModel, type LoggedCall } from './RecordingModel';
 import { Rng } from './rng';
-import {
-  BETWEEN_STEP_TYPES,
-  CHECKPOINT_LINE,
-  conversationsInLog,
-  LOG_FILE,
-  RUN_FILE,
-  SCENARIO_FILE,
-} from './runFiles';
+import { CHECKPOINT_LINE, conversationsInLog, LOG_FILE, RUN_FILE, SCENARIO_FILE } from './runFiles';
+import { isRecordedCall, readRunInfo, saidIn, scriptOf, spawnTile } from './runScript';
+import { Reach, readyGroups } from './scheduler';
+import type { AppliedNow, InterventionOutcome, QueuedIntervention, StepRecord } from './stepRecord';
+
+export type { AppliedNow, InterventionOutcome, QueuedIntervention, StepRecord } from './stepRecord';
+export { readRunInfo } from './runScript';
+
+/**
+ * How steps are scheduled: `out-of-order` (the default) lets agents out of each other's reach
+ * run different steps at once; `lockstep` runs every step for the whole town at once. Both give
+ * the same records; benches compare their speed.
+ */
+export type Scheduling = 'out-of-order' | 'lockstep';
 
 /** Steps between checkpoints unless the run says otherwise (10 game minutes at 10 s/step). */
 export const DEFAULT_SNAPSHOT_EVERY_STEPS = 60;
@@ -114,55 +118,6 @@ export interface RunInfo {
   tokenProfile?: TokenProfile;
 }
 
-/** A queued or applied intervention. */
-export interface QueuedIntervention {
-  name: string;
-  args: unknown;
-  /**
-   * Applied between steps ({@link Simulation.applyNow}, residents) rather than queued: listed
-   * first in the next step record, which replay re-applies at the start of that step.
-   */
-  now?: true;
-}
-
-/** What applying an intervention came to. */
-export interface InterventionOutcome {
-  ok: boolean;
-  result?: unknown;
-  error?: string;
-}
-
-/** An intervention applied between steps, as snapshots and step records keep it. */
-export type AppliedNow = QueuedIntervention & InterventionOutcome & { now: true };
-
-/** What one step did, as written to the log (`type: 'step'`). */
-export interface StepRecord extends LogEvent {
-  type: 'step';
-  /** Index of the step (0 = the first), game seconds at its start, and that time as a label. */
-  step: number;
-  gameTime: number;
-  clock: string;
-  interventions: (QueuedIntervention & InterventionOutcome)[];
-  moves: { agent: string; x: number; y: number }[];
-  reactions: { agent: string; other: string; decision: string }[];
-  chats: Conversation[];
-  reflections: { agent: string; questions: string[]; insights: string[] }[];
-  actions: {
-    agent: string;
-    description: string;
-    address: string;
-    emoji: string;
-    event: [string, string, string];
-    unreachable?: string;
-  }[];
-  objects: { address: string; state: string }[];
-  /**
-   * Agents whose frame (sim/frames.ts) other than the position changed during the step, as it
-   * is after it; past frames are rebuilt from these.
-   */
-  looks: AgentLook[];
-}
-
 /** A running simulation bound to a run directory. */
 export class Simulation {
   private stepIndex: number;
@@ -172,11 +127,23 @@ export class Simulation {
   private appliedNow: AppliedNow[];
   /** Steps and between-step changes run one at a time, in call order. */
   private lock: Promise<unknown> = Promise.resolve();
-  private heldObjects: Map<string, string>;
+  private readonly held: HeldObjects;
   private readonly log: EventLog;
   private readonly recording: RecordingModel;
-  /** Step that model calls are logged under: the running step; -1 while seeding a new run. */
-  private callStep = -1;
+  /**
+   * Log lines (model calls, cost notes) of steps that agents ran ahead of the written one, by
+   * step: written right after the record of the step before, so the log reads as in lock-step —
+   * a step's lines after the previous record and its checkpoint, as resume expects.
+   */
+  private readonly ahead = new Map<number, LogEvent[]>();
+  /** Changes between steps waiting for the lock (they cut a run short, see {@link exclusive}). */
+  private waiting = 0;
+  /** Lowers the running segment's last step to what has started (see {@link interrupt}). */
+  private stopSegment: (() => void) | null = null;
+  /** Who could interact with whom, for the scheduler (scheduler.ts). */
+  private readonly reachMap: Reach;
+  /** How steps are scheduled; both ways give the same records. */
+  scheduling: Scheduling = 'out-of-order';
   /** Conversations so far, oldest first; read from the log on first use. */
   private chatHistory: Conversation[] | null = null;
 
@@ -203,12 +170,13 @@ export class Simulation {
     this.stepIndex = state.step;
     this.queue = state.queue;
     this.appliedNow = state.appliedNow;
-    this.heldObjects = new Map(Object.entries(state.heldObjects));
+    this.held = new HeldObjects(world, new Map(Object.entries(state.heldObjects)));
+    this.reachMap = new Reach(world);
     this.script = state.script;
     this.log = new EventLog(path.join(runDir, LOG_FILE), deps.disk);
     this.recording = new RecordingModel(
       deps.model,
-      (call) => this.logCall(call),
+      (call, step) => this.logCall(call, step),
       state.counters,
       state.prefill,
     );
@@ -286,7 +254,8 @@ export class Simulation {
       prefill: [],
       script: new Map(),
     });
-    const mind = sim.mind();
+    // Seed memories are made before the first step; their calls are logged as step -1.
+    const mind = sim.mindAt(0, -1);
     await Promise.all(
       agents.map((a, i) => seedMemories(a, mind, seedClauses(scenario.personas[i].seed))),
     );
@@ -450,6 +419,7 @@ export class Simulation {
   /** Queues an intervention for the start of the next step. */
   enqueue<N extends InterventionName>(name: N, args: InterventionArgs<N>): void {
     this.queue.push({ name, args });
+    this.interrupt();
   }
 
   /**
@@ -463,18 +433,22 @@ export class Simulation {
     return this.exclusive(() => this.applyBetweenSteps({ name, args }));
   }
 
-  /** Stops {@link run} after the step in progress. */
+  /** Stops {@link run} after the steps in progress. */
   pause(): void {
     this.paused = true;
+    this.interrupt();
   }
 
-  /** Runs up to `n` steps; returns how many ran (fewer when paused meanwhile). */
-  async run(n: number): Promise<number> {
+  /**
+   * Runs up to `n` steps; returns how many ran (fewer when paused meanwhile). `onStep` gets each
+   * step's record as it is written, in step order.
+   */
+  async run(n: number, onStep?: (record: StepRecord) => void): Promise<number> {
     this.paused = false;
     let done = 0;
     while (done < n && !this.paused) {
-      await this.stepOnce();
-      done++;
+      const records = await this.exclusive(() => this.runSegment(n - done, onStep), false);
+      done += records.length;
     }
     return done;
   }
@@ -517,7 +491,12 @@ export class Simulation {
       },
       dispose: async () => {},
     };
-    const { answer } = await interview(agent, { ...this.mind(), model: direct }, question, false);
+    const { answer } = await interview(
+      agent,
+      { ...this.mindAt(this.stepIndex, step), model: direct },
+      question,
+      false,
+    );
     this.log.append({ type: 'interview', step, agentId, question, answer, remembered: false });
     return answer;
   }
@@ -530,7 +509,7 @@ export class Simulation {
       step: this.stepIndex,
       rng: this.rng.toSnapshot(),
       world: this.world.toSnapshot(),
-      heldObjects: Object.fromEntries(this.heldObjects),
+      heldObjects: this.held.toJSON(),
       callCounters: this.recording.countersSnapshot(),
       queue: structuredClone(this.queue),
       appliedNow: structuredClone(this.appliedNow),
@@ -544,18 +523,69 @@ export class Simulation {
    * marking which log lines the snapshot already holds (see {@link resume}).
    */
   checkpoint(): void {
-    writeCheckpoint(this.runDir, this.snapshot(), this.deps.disk);
-    this.log.append({ type: CHECKPOINT_LINE, step: this.stepIndex });
+    this.writeCheckpoint(this.snapshot());
+  }
+
+  private writeCheckpoint(checkpoint: Checkpoint): void {
+    writeCheckpoint(this.runDir, checkpoint, this.deps.disk);
+    this.log.append({ type: CHECKPOINT_LINE, step: checkpoint.state.step });
+  }
+
+  /**
+   * The state after `step` steps while some agents have gone further: each agent as it was when
+   * it finished step `step − 1` (`passed`), and the objects as they were then. Queued
+   * interventions are applied when the running segment ends; unless it ends here, the step
+   * record they will be listed in re-applies them after a resume, so the snapshot leaves them out.
+   */
+  private snapshotAt(step: number, passed: AgentPass[], segmentEnd: number): Checkpoint {
+    const { objectStates, held } = this.held.before(step);
+    // Calls of no agent as they are now; each agent's as they were when it passed.
+    const ids = new Set(passed.map((p) => p.agent.json.id));
+    const counters = Object.fromEntries(
+      Object.entries(this.recording.countersSnapshot()).filter(
+        ([key]) => !ids.has(key.slice(key.indexOf('\u0000') + 1)),
+      ),
+    );
+    for (const pass of passed) Object.assign(counters, pass.counters);
+    const state: SimSnapshot = {
+      version: 1,
+      step,
+      rng: this.rng.toSnapshot(),
+      world: { objectStates },
+      heldObjects: held,
+      callCounters: Object.fromEntries(
+        Object.entries(counters).sort(([a], [b]) => (a < b ? -1 : 1)),
+      ),
+      queue: step === segmentEnd ? structuredClone(this.queue) : [],
+      appliedNow: structuredClone(this.appliedNow),
+      agents: passed.map((p) => p.agent.json),
+    };
+    return { state, embeddings: passed.map((p) => p.agent.embeddings) };
   }
 
   /** Runs one step (after a between-step change in progress) and returns its record. */
-  stepOnce(): Promise<StepRecord> {
-    return this.exclusive(() => this.runStep());
+  async stepOnce(): Promise<StepRecord> {
+    const [record] = await this.exclusive(() => this.runSegment(1), false);
+    return record;
   }
 
-  /** Runs `task` after every step and change queued before it. */
-  private exclusive<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.lock.then(task);
+  /** Brings the running segment, if any, to an end at the steps already started. */
+  private interrupt(): void {
+    this.stopSegment?.();
+  }
+
+  /**
+   * Runs `task` after every step and change queued before it; a run in progress stops at the
+   * steps already started, so a change between steps waits for them only.
+   */
+  private exclusive<T>(task: () => Promise<T>, interrupts = true): Promise<T> {
+    if (interrupts) {
+      this.interrupt();
+      this.waiting++;
+    }
+    const result = this.lock.then(task).finally(() => {
+      if (interrupts) this.waiting--;
+    });
     this.lock = result.catch(() => undefined);
     return result;
   }
@@ -563,8 +593,7 @@ export class Simulation {
   /** Applies one change between steps, logs it, and keeps it for the next step record. */
   private async applyBetweenSteps(item: QueuedIntervention): Promise<InterventionOutcome> {
     const step = this.stepIndex;
-    this.callStep = step;
-    const outcome = await this.applyOne(item, this.mind());
+    const outcome = await this.applyOne(item, this.mindAt(step));
     const entry: AppliedNow = { name: item.name, args: item.args, ...outcome, now: true };
     this.appliedNow.push(entry);
     this.log.append({ type: isResidentOp(item.name) ? item.name : 'intervention', step, ...entry });
@@ -630,12 +659,221 @@ export class Simulation {
     }
   }
 
-  private async runStep(): Promise<StepRecord> {
-    const step = this.stepIndex;
-    this.callStep = step;
+  /**
+   * Runs steps from the current one until all agents have done `maxSteps` of them or a scripted
+   * intervention comes (an interruption ends it sooner, at the steps already started), and
+   * writes their records — and checkpoints — in step order. Returns the records.
+   */
+  private async runSegment(
+    maxSteps: number,
+    onStep?: (record: StepRecord) => void,
+  ): Promise<StepRecord[]> {
+    const start = this.stepIndex;
+    const every = this.info.snapshotEverySteps;
+    let target = start + maxSteps;
+    for (const s of this.script.keys()) if (s > start) target = Math.min(target, s);
+    // Lock-step runs a step at a time; a change or pause waiting behind this run, one step.
+    if (this.scheduling === 'lockstep' || this.waiting > 0 || this.paused) target = start + 1;
+
+    const reach = this.reachMap.within(
+      Math.max(...this.agents.map((a) => a.perception.visionRadius)),
+    );
+    const pending = new Map<number, PendingStep>();
+    pending.set(start, await this.beginSegment(start));
+    /** Agents as they passed each checkpoint step inside the segment. */
+    const passes = new Map<number, AgentPass[]>();
+    const next = this.agents.map(() => start);
+    const busy = this.agents.map(() => false);
+    this.stopSegment = () => {
+      target = Math.min(target, Math.max(start + 1, ...next.map((s, i) => s + (busy[i] ? 1 : 0))));
+    };
+    const running = new Set<Promise<void>>();
+    const records: StepRecord[] = [];
+    const failures: unknown[] = [];
+
+    const launch = (members: number[]) => {
+      const step = next[members[0]];
+      for (const m of members) busy[m] = true;
+      const task = this.runGroup(members, step, pending)
+        .then(
+          () => {
+            for (const m of members) next[m]++;
+            if ((step + 1) % every === 0) {
+              const list = passes.get(step + 1) ?? this.agents.map(() => null as never);
+              for (const m of members) {
+                const agent = this.agents[m];
+                list[m] = {
+                  agent: agent.toSnapshot(),
+                  counters: this.recording.countersOf(agent.id),
+                };
+              }
+              passes.set(step + 1, list);
+            }
+          },
+          (error: unknown) => {
+            failures.push(error);
+          },
+        )
+        .finally(() => {
+          for (const m of members) busy[m] = false;
+          running.delete(task);
+        });
+      running.add(task);
+    };
+
+    try {
+      for (;;) {
+        if (failures.length === 0) {
+          if (this.scheduling === 'lockstep') {
+            if (running.size === 0 && next[0] < target) launch(this.agents.map((_, i) => i));
+          } else {
+            const view = this.agents.map((a, i) => ({
+              step: next[i],
+              busy: busy[i],
+              tile: a.tile,
+              nextTile: a.path[0] ?? a.tile,
+            }));
+            for (const group of readyGroups(view, target, reach)) launch(group);
+          }
+        }
+        // Write every step all agents are done with, in order.
+        const done = Math.min(...next);
+        while (failures.length === 0 && this.stepIndex < done) {
+          const record = this.finishStep(pending, this.stepIndex, (step) => {
+            const passed = passes.get(step);
+            passes.delete(step);
+            return passed ? this.snapshotAt(step, passed, target) : this.snapshot();
+          });
+          records.push(record);
+          onStep?.(record);
+        }
+        if (running.size === 0) break;
+        await Promise.race(running);
+      }
+    } finally {
+      this.stopSegment = null;
+    }
+    if (failures.length > 0) throw failures[0];
+    return records;
+  }
+
+  /**
+   * The first step of a segment: interventions applied since the last step, then scripted ones
+   * (resume, replay; between-step ones first, applied as then), then the user's queue.
+   */
+  private async beginSegment(step: number): Promise<PendingStep> {
     const now = this.clock.gameSecondsAt(step);
-    const mind = this.mind();
-    const record: StepRecord = {
+    const record = this.emptyRecord(step);
+    record.interventions.push(...this.appliedNow);
+    this.appliedNow = [];
+    const due = [...(this.script.get(step) ?? []), ...this.queue];
+    this.script.delete(step);
+    this.queue = [];
+    for (const item of due.filter((i) => i.now)) {
+      await this.applyBetweenSteps(item);
+      record.interventions.push(...this.appliedNow);
+      this.appliedNow = [];
+    }
+    // Frames before the step's own changes (between-step ones log their effect themselves).
+    const looksBefore = new Map(this.agents.map((a) => [a.id, this.lookAt(a, now)]));
+    const mind = this.mindAt(step);
+    for (const item of due.filter((i) => !i.now)) {
+      record.interventions.push({ ...item, ...(await this.applyOne(item, mind)) });
+    }
+    // What residents said since the last step shows with this step's conversations.
+    record.chats.push(...saidIn(record.interventions));
+    return { record, parts: [], objects: [], looksBefore, looksAfter: new Map() };
+  }
+
+  /** Runs step `step` for the agents `members` and keeps their share of its record. */
+  private async runGroup(
+    members: number[],
+    step: number,
+    pending: Map<number, PendingStep>,
+  ): Promise<void> {
+    let entry = pending.get(step);
+    if (!entry) {
+      entry = {
+        record: this.emptyRecord(step),
+        parts: [],
+        objects: [],
+        looksBefore: new Map(),
+        looksAfter: new Map(),
+      };
+      pending.set(step, entry);
+    }
+    const now = this.clock.gameSecondsAt(step);
+    const group = members.map((i) => this.agents[i]);
+    for (const a of group)
+      if (!entry.looksBefore.has(a.id)) entry.looksBefore.set(a.id, this.lookAt(a, now));
+    const heldBefore = group.map((a) => holdOf(a, this.world)?.address ?? null);
+    const reach = this.reachMap.within(
+      Math.max(...this.agents.map((a) => a.perception.visionRadius)),
+    );
+    entry.parts.push(
+      await runGroupStep(this.agents, members, this.mindAt(step), {
+        world: this.world,
+        step,
+        seed: this.scenario.settings.seed,
+        inReach: (a, b) => reach(a, b, 0),
+      }),
+    );
+    entry.objects.push(...this.held.update(step, this.agents, group, heldBefore));
+    const after = this.clock.gameSecondsAt(step + 1);
+    for (const a of group) entry.looksAfter.set(a.id, this.lookAt(a, after));
+  }
+
+  /**
+   * Puts together the record of `step`, which every agent has done, and writes it, then the
+   * checkpoint when one is due (`snapshot` gives it) and the log lines of the next step made
+   * while this one was still running.
+   */
+  private finishStep(
+    pending: Map<number, PendingStep>,
+    step: number,
+    snapshot: (step: number) => Checkpoint,
+  ): StepRecord {
+    const entry = pending.get(step);
+    if (!entry) throw new Error(`step ${step} finished without a record`);
+    pending.delete(step);
+    const { record, parts } = entry;
+    const merged = <K extends keyof GroupPart>(key: K) =>
+      parts
+        .flatMap((p) => p[key] as GroupPart[K][number][])
+        .sort((x, y) => x[0] - y[0])
+        .map(([, e]) => e) as Array<GroupPart[K][number][1]>;
+    record.moves = merged('moves');
+    record.reactions = merged('reactions');
+    record.chats.push(...merged('chats'));
+    record.reflections = merged('reflections');
+    record.actions = merged('actions');
+    record.objects = entry.objects.sort((a, b) => (a.address < b.address ? -1 : 1));
+    record.looks = changedLooks(
+      entry.looksBefore,
+      this.agents.map(
+        (a) => entry.looksAfter.get(a.id) ?? this.lookAt(a, this.gameTimeAfter(step)),
+      ),
+    );
+
+    this.stepIndex = step + 1;
+    this.chatHistory?.push(...record.chats);
+    this.log.append(record);
+    this.held.settle(this.stepIndex);
+    if (this.stepIndex % this.info.snapshotEverySteps === 0) {
+      this.writeCheckpoint(snapshot(this.stepIndex));
+    }
+    for (const line of this.ahead.get(this.stepIndex) ?? []) this.log.append(line);
+    this.ahead.delete(this.stepIndex);
+    return record;
+  }
+
+  private gameTimeAfter(step: number): number {
+    return this.clock.gameSecondsAt(step + 1);
+  }
+
+  private emptyRecord(step: number): StepRecord {
+    const now = this.clock.gameSecondsAt(step);
+    return {
       type: 'step',
       step,
       gameTime: now,
@@ -649,124 +887,11 @@ export class Simulation {
       objects: [],
       looks: [],
     };
-
-    // 1. Interventions: those applied since the last step, then scripted ones (resume,
-    // replay; between-step ones first, applied as then), then the user's queue.
-    record.interventions.push(...this.appliedNow);
-    this.appliedNow = [];
-    const due = [...(this.script.get(step) ?? []), ...this.queue];
-    this.script.delete(step);
-    this.queue = [];
-    for (const item of due.filter((i) => i.now)) {
-      await this.applyBetweenSteps(item);
-      record.interventions.push(...this.appliedNow);
-      this.appliedNow = [];
-    }
-    // Frames before the step's own changes (between-step ones log their effect themselves).
-    const looksBefore = new Map(agentFrames(this, now).map((f) => [f.id, lookOf(f)]));
-    for (const item of due.filter((i) => !i.now)) {
-      record.interventions.push({ ...item, ...(await this.applyOne(item, mind)) });
-    }
-    // What residents said since the last step shows with this step's conversations.
-    record.chats.push(...saidIn(record.interventions));
-
-    // 2. Movement: one tile per step along the current path.
-    for (const agent of this.agents) {
-      const next = agent.path.shift();
-      if (next) {
-        agent.tile = next;
-        record.moves.push({ agent: agent.id, x: next.x, y: next.y });
-      }
-    }
-
-    // 3. Phase A, concurrent: day planning, perception, reaction decisions.
-    // Everyone is perceived, residents too; the model never acts for a resident, and agents
-    // react only to model-driven people (a resident talks first: sim/residents.ts).
-    const events = this.agents.map((a) => agentEvent(a));
-    const reactable = new Map(this.agents.filter((a) => !a.resident).map((a) => [a.name, a]));
-    const decisions = await Promise.all(
-      this.agents.map(async (agent): Promise<ReactionDecision | null> => {
-        if (agent.resident) return null;
-        await planNewDay(agent, mind);
-        if (agent.replanPending) await replanRestOfDay(agent, mind);
-        if (restsNow(agent, mind)) return null;
-        const seen = await observe(agent, mind, events);
-        return decideReaction(agent, mind, seen, reactable);
-      }),
-    );
-
-    // 4. Phase B, in agent order: conversations and waits.
-    for (const [i, decision] of decisions.entries()) {
-      if (!decision) continue;
-      const self = this.agents[i];
-      const other = this.agent(decision.otherId);
-      record.reactions.push({ agent: self.id, other: other.id, decision: decision.decision });
-      if (!canEngage(self, now) || !canEngage(other, now)) continue;
-      if (decision.decision === 'talk') {
-        record.chats.push(await converse(self, other, mind));
-      } else if (decision.decision === 'wait') {
-        await startWaiting(self, other, mind);
-      }
-    }
-
-    // 5. Phase C, concurrent: reflection, then the next action; applied in agent order.
-    const results = await Promise.all(
-      this.agents.map(async (agent) => {
-        if (agent.resident) return { reflection: null, action: null };
-        const reflection = await maybeReflect(agent, mind);
-        const action = await nextAction(agent, mind);
-        return { reflection, action };
-      }),
-    );
-    results.forEach(({ reflection, action }, i) => {
-      const agent = this.agents[i];
-      if (reflection) {
-        record.reflections.push({
-          agent: agent.id,
-          questions: reflection.questions,
-          insights: reflection.insights.map((n) => n.id),
-        });
-      }
-      if (action) record.actions.push(this.startAction(agent, action));
-    });
-    record.objects = this.updateHeldObjects();
-
-    // 6. Log and checkpoint.
-    this.stepIndex = step + 1;
-    record.looks = changedLooks(looksBefore, agentFrames(this).map(lookOf));
-    this.chatHistory?.push(...record.chats);
-    this.log.append(record);
-    if (this.stepIndex % this.info.snapshotEverySteps === 0) this.checkpoint();
-    return record;
   }
 
-  private startAction(agent: Agent, action: CurrentAction): StepRecord['actions'][number] {
-    agent.action = action;
-    const entry: StepRecord['actions'][number] = {
-      agent: agent.id,
-      description: action.description,
-      address: action.address,
-      emoji: action.emoji,
-      event: [agent.name, action.predicate, action.object],
-    };
-    const route = routeToAddress(
-      this.world,
-      agent.tile,
-      action.address,
-      this.tilesTakenBesides(agent),
-      this.rng,
-    );
-    if (route.kind === 'path') {
-      agent.path = route.path.slice(1);
-    } else {
-      agent.path = [];
-      entry.unreachable = route.reason;
-    }
-    // The lifestyle policy keeps only decompositions whose actions were carried out.
-    if (this.info.conditions.costLayer.lifestylePolicy) {
-      settleAction(agent, this.mind(), route.kind === 'path');
-    }
-    return entry;
+  /** An agent's frame fields other than its position, at game seconds `now`. */
+  private lookAt(agent: Agent, now: number): AgentLook {
+    return lookOf(agentFrame(agent, spriteOf(this.scenario, agent), now));
   }
 
   /** Tiles other agents stand on or walk to (flat indices), which a destination avoids. */
@@ -782,158 +907,78 @@ export class Simulation {
   }
 
   /**
-   * Object states follow the actions using them: an object shows the state its current user
-   * chose (first user in agent order wins) and returns to its default when nobody uses it.
+   * What cognition works with at step `step`; its model calls and cost notes are logged under
+   * `logStep` (the step itself, or -1 while seeding a new run).
    */
-  private updateHeldObjects(): StepRecord['objects'] {
-    const desired = new Map<string, string>();
-    for (const agent of this.agents) {
-      const a = agent.action;
-      if (a?.objectAddress && a.objectState && !desired.has(a.objectAddress)) {
-        desired.set(a.objectAddress, a.objectState);
-      }
-    }
-    const changes: StepRecord['objects'] = [];
-    for (const address of this.heldObjects.keys()) {
-      if (!desired.has(address) && this.world.resetObjectState(address)) {
-        changes.push({ address, state: this.world.objectState(address) ?? '' });
-      }
-    }
-    for (const [address, state] of desired) {
-      if (this.heldObjects.get(address) !== state && this.world.setObjectState(address, state)) {
-        changes.push({ address, state });
-      }
-    }
-    this.heldObjects = desired;
-    return changes;
-  }
-
-  private mind(): Mind {
+  private mindAt(step: number, logStep = step): Mind {
     return {
-      model: this.recording,
+      model: this.recording.forStep(logStep),
       embedder: this.deps.embedder,
       clock: this.clock,
-      now: this.clock.gameSecondsAt(this.stepIndex),
+      now: this.clock.gameSecondsAt(step),
       world: this.world,
       seed: this.scenario.settings.seed,
       reflectionThreshold: this.scenario.settings.reflectionThreshold,
       conditions: this.info.conditions,
-      costLayer: this.costLayerHooks,
+      costLayer: this.costLayerHooks(logStep),
       ...(this.info.tokenProfile ? { tokens: this.info.tokenProfile } : {}),
-      promptTrimmed: (trim) =>
-        this.log.append({ type: 'prompt.trim', step: this.callStep, ...trim }),
+      promptTrimmed: (trim) => this.writeLine({ type: 'prompt.trim', step: logStep, ...trim }),
     };
   }
 
-  /** Cost-layer decisions go to the log; new policies to the cross-run store. */
-  private readonly costLayerHooks: CostLayerHooks = {
-    note: (note) => this.log.append({ type: 'cost', step: this.callStep, ...note }),
-    policyStored: (agent, policy) => {
-      // The store is a convenience across runs: a failure to write it (disk full, a broken
-      // file) is logged and the run goes on; the policy stays in the agent's snapshot.
-      try {
-        this.deps.policyStore?.add(policyKey(this.scenario.id, agent.id), policy);
-      } catch (error) {
-        this.costLayerHooks.note({
-          kind: 'policy.unsaved',
-          agentId: agent.id,
-          policyId: policy.id,
-          error: (error as Error).message,
-        });
-      }
-    },
-  };
-
-  private logCall(call: LoggedCall): void {
-    this.log.append({ type: 'llm', step: this.callStep, ...call });
-  }
-}
-
-/** The conversations of residents' `say` lines among applied interventions. */
-function saidIn(applied: readonly (QueuedIntervention & InterventionOutcome)[]): Conversation[] {
-  return applied
-    .filter((i) => i.name === 'say' && i.ok)
-    .map((i) => (i.result as { conversation: Conversation }).conversation);
-}
-
-/** How others perceive `agent` right now (reverie's event triple plus a sentence). */
-function agentEvent(agent: Agent): AgentEvent {
-  const a = agent.action;
-  if (!a) {
-    return {
-      subject: agent.name,
-      predicate: 'is',
-      object: 'idle',
-      description: `${agent.name} is idle`,
-      tile: agent.tile,
+  /** Cost-layer decisions go to the log under `step`; new policies to the cross-run store. */
+  private costLayerHooks(step: number): CostLayerHooks {
+    const hooks: CostLayerHooks = {
+      note: (note) => this.writeLine({ type: 'cost', step, ...note }),
+      policyStored: (agent, policy) => {
+        // The store is a convenience across runs: a failure to write it (disk full, a broken
+        // file) is logged and the run goes on; the policy stays in the agent's snapshot.
+        try {
+          this.deps.policyStore?.add(policyKey(this.scenario.id, agent.id), policy);
+        } catch (error) {
+          hooks.note({
+            kind: 'policy.unsaved',
+            agentId: agent.id,
+            policyId: policy.id,
+            error: (error as Error).message,
+          });
+        }
+      },
     };
+    return hooks;
   }
-  return {
-    subject: agent.name,
-    predicate: a.predicate,
-    object: a.object,
-    description: `${agent.name} is ${a.description}`,
-    tile: agent.tile,
-  };
-}
 
-/** A start tile: a random tile of the persona's spawn zone, else of its living area. */
-function spawnTile(world: TileWorld, spawn: number | null, livingArea: string, rng: Rng): Tile {
-  const candidates =
-    spawn !== null
-      ? world.spawnTiles(spawn)
-      : world.tilesOf(livingArea).map((i) => world.tileAt(i));
-  const open = candidates.filter((t) => !world.isBlocked(t));
-  if (open.length === 0) {
-    throw new Error(
-      `no walkable start tile in ${spawn !== null ? `spawn zone ${spawn}` : livingArea}`,
-    );
+  private logCall(call: LoggedCall, step: number): void {
+    this.writeLine({ type: 'llm', step, ...call });
   }
-  return rng.pick(open);
-}
 
-/** The run's `run.json`. */
-export function readRunInfo(runDir: string): RunInfo {
-  const file = path.join(runDir, RUN_FILE);
-  const raw = JSON.parse(readFileSync(file, 'utf8')) as Omit<RunInfo, 'conditions'> & {
-    conditions?: unknown;
-  };
-  const conditions = runConditionsSchema.safeParse(storedRunConditions(raw.conditions ?? {}));
-  if (!conditions.success) {
-    const issue = conditions.error.issues[0];
-    throw new Error(`${file}: conditions.${issue.path.join('.')}: ${issue.message}`);
-  }
-  const profile = tokenProfileSchema.optional().safeParse(raw.tokenProfile);
-  if (!profile.success) {
-    const issue = profile.error.issues[0];
-    throw new Error(`${file}: tokenProfile.${issue.path.join('.')}: ${issue.message}`);
-  }
-  return { ...raw, conditions: conditions.data };
-}
-
-function isRecordedCall(e: LogEvent): boolean {
-  return e.type === 'llm' && typeof e.seq === 'number';
-}
-
-/**
- * Interventions to apply per step: between-step changes from their own log lines (a step
- * record may be missing after a crash), queued ones from step records, in log order.
- */
-function scriptOf(events: readonly LogEvent[]): Map<number, QueuedIntervention[]> {
-  const script = new Map<number, QueuedIntervention[]>();
-  const add = (step: number, item: QueuedIntervention) => {
-    const list = script.get(step) ?? [];
-    list.push(item);
-    script.set(step, list);
-  };
-  for (const e of events) {
-    if (BETWEEN_STEP_TYPES.has(e.type) && e.now === true) {
-      add(e.step, { name: e.name as string, args: e.args, now: true });
-    } else if (e.type === 'step') {
-      for (const { name, args, now } of (e as StepRecord).interventions) {
-        if (!now) add(e.step, { name, args });
-      }
+  /**
+   * Appends a line of a step's work; one of a step after the next to be written waits for that
+   * step (see {@link ahead}).
+   */
+  private writeLine(line: LogEvent): void {
+    if (line.step <= this.stepIndex) {
+      this.log.append(line);
+      return;
     }
+    const list = this.ahead.get(line.step) ?? [];
+    list.push(line);
+    this.ahead.set(line.step, list);
   }
-  return script;
+}
+
+/** An agent as it was when it passed a checkpoint step, and its calls so far. */
+interface AgentPass {
+  agent: { json: SimSnapshot['agents'][number]; embeddings: Float32Array };
+  counters: Record<string, number>;
+}
+
+/** A step some agents have done: its record so far and each group's share of it. */
+interface PendingStep {
+  record: StepRecord;
+  parts: GroupPart[];
+  objects: StepRecord['objects'];
+  /** Looks at the start of the step (the segment's first: before its queued interventions). */
+  looksBefore: Map<string, AgentLook>;
+  looksAfter: Map<string, AgentLook>;
 }
