@@ -136,5 +136,10 @@ test('notices in the run view sit over the map, never over its controls', async 
   await page.screenshot({ path: `${SHOTS}/editorux-4-run.png` });
   await notice.getByTestId('error-dismiss').click();
   await expect(notice).toHaveCount(0);
+
+  // The run view's keys come from the same registry: Space plays (focus off any control).
+  await page.getByTestId('run-map').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Space');
+  await expect(page.getByTestId('run-status')).toHaveText('running');
   await page.getByTestId('run-close').click();
 });

@@ -3,7 +3,8 @@ import { TOOLS } from '../editor/tools/toolList';
 import { TestMapEditor } from '../editor/test/TestMapEditor';
 import { parseChord, type Shortcut } from './chord';
 import { EDITOR_SHORTCUTS } from '../editor/editorShortcuts';
-import { RUN_SHORTCUTS, SHORTCUT_GROUPS, STUDIO_SHORTCUTS } from './registry';
+import { RUN_SHORTCUTS, SHORTCUT_GROUPS, STUDIO_SHORTCUTS, TREE_SHORTCUTS } from './registry';
+import { envTreeConfig } from '../components/envTree/config';
 
 /** A chord in one canonical form, so "Ctrl+z" and "Ctrl+Z" collide as they should. */
 function canonical(chord: string): string {
@@ -29,6 +30,7 @@ describe('the shortcut registry', () => {
   it('gives no key two meanings where both are active (studio with map, studio with run)', () => {
     expect(conflicts([...STUDIO_SHORTCUTS, ...EDITOR_SHORTCUTS])).toEqual([]);
     expect(conflicts([...STUDIO_SHORTCUTS, ...RUN_SHORTCUTS])).toEqual([]);
+    expect(conflicts([...STUDIO_SHORTCUTS, ...TREE_SHORTCUTS])).toEqual([]);
   });
 
   it('lists every map tool with the key the toolbar shows', () => {
@@ -41,7 +43,9 @@ describe('the shortcut registry', () => {
   it('is what the sheet shows: every group, every declared shortcut', () => {
     const shown = SHORTCUT_GROUPS.flatMap((g) => g.shortcuts.map((s) => s.id));
     expect(shown).toEqual(
-      [...STUDIO_SHORTCUTS, ...EDITOR_SHORTCUTS, ...RUN_SHORTCUTS].map((s) => s.id),
+      [...STUDIO_SHORTCUTS, ...EDITOR_SHORTCUTS, ...TREE_SHORTCUTS, ...RUN_SHORTCUTS].map(
+        (s) => s.id,
+      ),
     );
   });
 
@@ -53,5 +57,36 @@ describe('the shortcut registry', () => {
     }
     // A key the registry does not declare is left to the page.
     expect(ed.keyDown({ key: 'q' })).toBe(false);
+  });
+
+  it("is what the environment tree answers: its keys, in the tree library's notation", () => {
+    const noop = () => undefined;
+    const config = envTreeConfig(new Map(), {
+      select: noop,
+      rename: noop,
+      move: noop,
+      remove: noop,
+    });
+    const keys = Object.values(config.hotkeys ?? {})
+      .map((h) => h?.hotkey)
+      .sort();
+    expect(keys).toEqual(
+      [
+        'ArrowUp',
+        'ArrowDown',
+        'Home',
+        'End',
+        'ArrowRight',
+        'ArrowLeft',
+        'Enter',
+        'Space',
+        'F2',
+        'Delete',
+        'AltLeft+ArrowUp',
+        'AltRight+ArrowUp',
+        'AltLeft+ArrowDown',
+        'AltRight+ArrowDown',
+      ].sort(),
+    );
   });
 });

@@ -48,9 +48,45 @@ export const RUN_SHORTCUTS: readonly Shortcut<RunShortcutId>[] = [
   },
 ];
 
+export type TreeShortcutId =
+  | 'tree.previous'
+  | 'tree.next'
+  | 'tree.first'
+  | 'tree.last'
+  | 'tree.open'
+  | 'tree.close'
+  | 'tree.select'
+  | 'tree.rename'
+  | 'tree.delete'
+  | 'tree.moveUp'
+  | 'tree.moveDown';
+
+/**
+ * Keys of the environment tree while a row has the focus (components/envTree/config.ts hands
+ * exactly these to the tree library, its own defaults included).
+ */
+export const TREE_SHORTCUTS: readonly Shortcut<TreeShortcutId>[] = [
+  { id: 'tree.previous', keys: ['ArrowUp'], label: 'Previous place' },
+  { id: 'tree.next', keys: ['ArrowDown'], label: 'Next place' },
+  { id: 'tree.first', keys: ['Home'], label: 'First place' },
+  { id: 'tree.last', keys: ['End'], label: 'Last place' },
+  { id: 'tree.open', keys: ['ArrowRight'], label: 'Open the place, or go to its first part' },
+  { id: 'tree.close', keys: ['ArrowLeft'], label: 'Close the place, or go to the one it is in' },
+  { id: 'tree.select', keys: ['Enter', 'Space'], label: 'Select the place (the map shows it)' },
+  { id: 'tree.rename', keys: ['F2'], label: 'Rename the place (Enter keeps, Esc cancels)' },
+  { id: 'tree.delete', keys: ['Delete'], label: 'Delete the place (undo brings it back)' },
+  { id: 'tree.moveUp', keys: ['Alt+ArrowUp'], label: 'Move the place up among its neighbours' },
+  {
+    id: 'tree.moveDown',
+    keys: ['Alt+ArrowDown'],
+    label: 'Move the place down among its neighbours',
+  },
+];
+
 /** The sheet's sections, in the order it shows them. */
 export const SHORTCUT_GROUPS: readonly { title: string; shortcuts: readonly Shortcut[] }[] = [
   { title: 'Studio', shortcuts: STUDIO_SHORTCUTS },
   { title: 'Map editor', shortcuts: EDITOR_SHORTCUTS },
+  { title: 'Environment tree', shortcuts: TREE_SHORTCUTS },
   { title: 'Run view', shortcuts: RUN_SHORTCUTS },
 ];

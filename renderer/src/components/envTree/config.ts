@@ -14,6 +14,8 @@ import {
   type TreeInstance,
 } from '@headless-tree/core';
 import type { NodeRef } from '../../editor/types';
+import { parseChord } from '../../shortcuts/chord';
+import { TREE_SHORTCUTS, type TreeShortcutId } from '../../shortcuts/registry';
 import { isOwnParent, ROOT_ID, siblingDropDelta, type EnvTreeItem } from './model';
 
 /** Pixels each level is indented by (the library draws its drop line with it too). */
@@ -28,18 +30,23 @@ export interface EnvTreeActions {
   remove(ref: NodeRef): void;
 }
 
+/**
+ * The tree's keys in the library's notation (physical key names, one string per key, each Alt
+ * key listed), from the shortcut registry.
+ */
+function libraryKeys(id: TreeShortcutId): string[] {
+  const shortcut = TREE_SHORTCUTS.find((s) => s.id === id)!;
+  return shortcut.keys.flatMap((k) => {
+    const c = parseChord(k);
+    const key = c.key === ' ' ? 'Space' : c.key;
+    return c.alt ? [`AltLeft+${key}`, `AltRight+${key}`] : [key];
+  });
+}
+
 /** Keys the tree answers itself; the view keeps them from reaching the map's shortcuts. */
 export const TREE_KEYS = new Set([
-  'ArrowUp',
-  'ArrowDown',
-  'ArrowLeft',
-  'ArrowRight',
-  'Home',
-  'End',
-  'Enter',
-  ' ',
-  'Delete',
-  'F2',
+  ...TREE_SHORTCUTS.flatMap((s) => s.keys.map((k) => parseChord(k).key)),
+  // Escape ends a rename in the tree, not a gesture on the map.
   'Escape',
 ]);
 
@@ -72,6 +79,23 @@ export function envTreeConfig(
       tree.updateDomFocus();
     });
   const select = onFocused((ref) => actions.select(ref));
+  type Hotkeys = NonNullable<TreeConfig<EnvTreeItem>['hotkeys']>;
+  type Action = ReturnType<typeof onFocused>;
+  /** "customMoveUp", "customMoveUp2"…: the library's name for the i-th key of `id`. */
+  const hotkeyName = (id: TreeShortcutId, i: number) => {
+    const name = id.slice('tree.'.length);
+    return `custom${name[0].toUpperCase()}${name.slice(1)}${i ? i + 1 : ''}`;
+  };
+  /** One library hotkey per key of a registry shortcut, all doing `action`. */
+  const customHotkeys = (id: TreeShortcutId, action: Action): Hotkeys =>
+    Object.fromEntries(
+      libraryKeys(id).map((hotkey, i) => [hotkeyName(id, i), { hotkey, ...action }]),
+    );
+  /** The library's built-in hotkeys, moved onto the registry's keys (one key each). */
+  const libraryHotkeys = (names: Partial<Record<string, TreeShortcutId>>): Hotkeys =>
+    Object.fromEntries(
+      Object.entries(names).map(([name, id]) => [name, { hotkey: libraryKeys(id!)[0] }]),
+    );
   return {
     rootItemId: ROOT_ID,
     features: [syncDataLoaderFeature, hotkeysCoreFeature, dragAndDropFeature, renamingFeature],
@@ -121,14 +145,23 @@ export function envTreeConfig(
     // Dropping into a row is never allowed, so rows need not open while hovered.
     openOnDropDelay: 0,
     hotkeys: {
-      customSelect: { hotkey: 'Enter', ...select },
-      customSelectSpace: { hotkey: 'Space', ...select },
-      customDelete: { hotkey: 'Delete', ...onFocused((ref) => actions.remove(ref)) },
-      // The library names physical keys, so each Alt key is listed.
-      customMoveUp: { hotkey: 'AltLeft+ArrowUp', ...moveBy(-1) },
-      customMoveUpRight: { hotkey: 'AltRight+ArrowUp', ...moveBy(-1) },
-      customMoveDown: { hotkey: 'AltLeft+ArrowDown', ...moveBy(1) },
-      customMoveDownRight: { hotkey: 'AltRight+ArrowDown', ...moveBy(1) },
+      // The library's own moves, on the registry's keys.
+      ...libraryHotkeys({
+        focusPreviousItem: 'tree.previous',
+        focusNextItem: 'tree.next',
+        focusFirstItem: 'tree.first',
+        focusLastItem: 'tree.last',
+        expandOrDown: 'tree.open',
+        collapseOrUp: 'tree.close',
+        renameItem: 'tree.rename',
+      }),
+      ...customHotkeys('tree.select', select),
+      ...customHotkeys(
+        'tree.delete',
+        onFocused((ref) => actions.remove(ref)),
+      ),
+      ...customHotkeys('tree.moveUp', moveBy(-1)),
+      ...customHotkeys('tree.moveDown', moveBy(1)),
     },
   };
 }
