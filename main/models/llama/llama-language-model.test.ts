@@ -353,6 +353,19 @@ describe('llama provider defaults, chosen from the model', () => {
     }
   });
 
+  it.skipIf(!hasStories)('stories260K (curly quotes among its tokens) gets no guard', async () => {
+    const model = await createLlamaLanguageModel({
+      modelPath: sharedStoriesGguf,
+      gpu: false,
+      threads: 1,
+    });
+    try {
+      expect(model.info).toMatchObject({ contextSize: 2_048, utf8Guard: false });
+    } finally {
+      await model.dispose();
+    }
+  });
+
   // Only the chat model is needed here (realTestModels asks for the embedder too).
   const smollm = realTestModelPaths().llm;
   const hasSmollm = sharedFixtureAvailable(smollm, 'llama defaults on SmolLM2');

@@ -10,7 +10,7 @@ const CONTROL = 3;
 
 describe('needsUtf8Guard', () => {
   it('is on for a SentencePiece vocabulary that spells non-ASCII only with byte tokens', () => {
-    // The generated test model's vocabulary; stories260K's is the same kind.
+    // The generated test model's vocabulary.
     const tokens = ['<unk>', '<s>', '</s>', ...bytes, '\u2581', '\u2581the', 'Once'];
     const tokenTypes = [2, CONTROL, CONTROL, ...bytes.map(() => BYTE), 1, 1, 1];
     expect(needsUtf8Guard({ model: 'llama', tokens, tokenTypes })).toBe(true);

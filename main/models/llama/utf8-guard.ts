@@ -8,10 +8,10 @@
  * fails its schema. Random-weight models do this all the time; trained ones do not.
  *
  * Turning it on is harmless only where those tokens are a model's sole way to write non-ASCII
- * text: a SentencePiece vocabulary whose ordinary tokens are all ASCII (tiny English-only
- * models such as stories260K, the project's generated test model). There the guard keeps the
- * output ASCII, which such a model writes anyway. Vocabularies with ordinary non-ASCII tokens
- * (Llama 2, Mistral, Gemma) spell rare characters and many emoji from byte tokens, and
+ * text: a SentencePiece vocabulary whose ordinary tokens are all ASCII (the project's generated
+ * test model). There the guard keeps the output ASCII, which such a model can only write anyway.
+ * Vocabularies with ordinary non-ASCII tokens (Llama 2, Mistral, Gemma; even stories260K's 512
+ * tokens hold curly quotes and é) spell rare characters and many emoji from byte tokens, and
  * byte-level BPE vocabularies (GPT-2 style: SmolLM2, Llama 3, Qwen) spell every non-ASCII
  * character from partial tokens: banning those would cost real models their emoji, so the
  * guard stays off for them.
