@@ -8,7 +8,7 @@ import type { Agent } from './Agent';
 import type { CostLayerNote } from './costLayerHooks';
 import type { LifestylePolicy } from './costLayerState';
 import type { Mind } from './mind';
-import { settleAction } from './lifestylePolicy';
+import { closeRecording, settleAction } from './lifestylePolicy';
 import { nextAction, planNewDay } from './plan';
 import { FilePolicyStore, policyKey } from './policyStore';
 
@@ -62,6 +62,10 @@ describe('lifestyle policy', () => {
     const before = h.model.calls.length;
     await actFor(ada, mind, 0);
     expect(fnsSince(h, before)).toEqual(['plan.decompose', 'action', 'action', 'action', 'action']);
+    // Stored once the block has run its course, when the next one begins.
+    expect(stored).toHaveLength(0);
+    const reuseFrom = h.model.calls.length;
+    await actFor(ada, mind, 3600, 4);
     expect(stored).toHaveLength(1);
     const [policy] = stored;
     expect(policy.plan).toBe('work at the cafe');
@@ -77,8 +81,6 @@ describe('lifestyle policy', () => {
 
     // 11:00, a new block with the same activity, stove still idle: its four hours need no
     // decomposition and no action calls; the stored tasks are stretched over the block.
-    const reuseFrom = h.model.calls.length;
-    await actFor(ada, mind, 3600, 4);
     expect(fnsSince(h, reuseFrom)).toEqual([]);
     expect(ada.tasks.map((t) => [t.task, t.startMinute])).toEqual([
       ['prepare the counter', 660],
@@ -153,6 +155,8 @@ describe('lifestyle policy', () => {
   it('ignores stored policies from an embedder of another size', async () => {
     const { h, ada, mind, notes } = await setup();
     await actFor(ada, mind, 0);
+    closeRecording(ada, mind(3000), false);
+    expect(ada.costLayer.policies).toHaveLength(1);
     for (const p of ada.costLayer.policies) p.embedding = [...p.embedding, 0];
     const from = h.model.calls.length;
     await nextAction(ada, mind(3600));
@@ -161,6 +165,14 @@ describe('lifestyle policy', () => {
       kind: 'policy.miss',
       reason: 'none',
     });
+  });
+
+  it('drops a decomposition a chat or a wait interrupts, even after all its tasks began', async () => {
+    const { ada, mind, stored } = await setup();
+    await actFor(ada, mind, 0);
+    expect(closeRecording(ada, mind(3000), true)).toBeNull();
+    expect(stored).toHaveLength(0);
+    expect(ada.costLayer.policyRun).toBeNull();
   });
 
   it('drops a decomposition interrupted before all its tasks had actions', async () => {
@@ -175,11 +187,12 @@ describe('lifestyle policy', () => {
   it('never reuses a policy for the block it came from: the rest of that block asks the model', async () => {
     const { h, ada, mind, notes, stored } = await setup();
     await actFor(ada, mind, 0); // 10:00–11:00: all four tasks of the 10:00 block
-    expect(stored).toHaveLength(1);
     ada.tasks = []; // e.g. the rest of the block re-planned
     ada.action = null;
     const from = h.model.calls.length;
     await nextAction(ada, mind(50 * 60));
+    // The block's own decomposition ran its course and is stored, but not reused for it.
+    expect(stored).toHaveLength(1);
     expect(fnsSince(h, from)).toEqual(['plan.decompose']);
     expect(notes.filter((n) => n.kind.startsWith('policy')).at(-1)).toMatchObject({
       kind: 'policy.miss',

@@ -7,9 +7,10 @@
  * still exists, is in a known place, and is in the state it was in — or is held by the agent
  * itself), the decomposition and its actions are reused without a model call.
  *
- * A decomposition becomes a policy once every one of its tasks was carried out ("successful"):
- * its action was started and the place it names was reachable (the run reports each outcome
- * through {@link settleAction}). One interrupted (a chat re-plans the block) or with an
+ * A decomposition becomes a policy once it ran its course ("successful"): every task's action
+ * was started and the place it names was reachable (the run reports each outcome through
+ * {@link settleAction}), and the block was left without an interruption
+ * ({@link closeRecording}). One interrupted (a chat or a wait re-plans the block) or with an
  * unreachable place is dropped. A policy is never reused for the block it came from (see
  * `blockPolicies`). The `action` calls themselves are also cached by exact input (task,
  * current place, offered places).
@@ -216,31 +217,44 @@ export function recordAction(
 /**
  * What became of the action the agent just started (its `taskKey` names the task): carried
  * out when its place was `reachable`. An unreachable action ends the decomposition being
- * recorded or replayed (it did not work: not stored, not reused further). When every task of
- * a recorded decomposition was carried out, stores the policy on the agent, reports it and
- * returns it.
+ * recorded or replayed (it did not work: not stored, not reused further).
  */
-export function settleAction(agent: Agent, mind: Mind, reachable: boolean): LifestylePolicy | null {
+export function settleAction(agent: Agent, mind: Mind, reachable: boolean): void {
   const run = agent.costLayer.policyRun;
   const action = agent.action;
-  if (!run || !action) return null;
+  if (!run || !action) return;
   const [day, minute] = action.taskKey.split('@').map(Number);
   const slot = slotOf(run, { task: action.description, startMinute: minute, minutes: 0 }, day);
-  if (!slot?.action) return null;
-  if (!reachable) {
-    if (run.mode === 'record') {
-      mind.costLayer?.note({
-        kind: 'policy.dropped',
-        agentId: agent.id,
-        plan: run.plan,
-        reason: 'unreachable',
-      });
-    }
-    agent.costLayer.policyRun = null;
-    return null;
+  if (!slot?.action) return;
+  if (reachable) {
+    slot.done = true;
+    return;
   }
-  slot.done = true;
-  if (run.mode !== 'record' || !run.tasks.every((t) => t.done)) return null;
+  if (run.mode === 'record') {
+    mind.costLayer?.note({
+      kind: 'policy.dropped',
+      agentId: agent.id,
+      plan: run.plan,
+      reason: 'unreachable',
+    });
+  }
+  agent.costLayer.policyRun = null;
+}
+
+/**
+ * Ends the decomposition being recorded or replayed. A recording becomes a policy when it ran
+ * its course — every task carried out and the block left without an interruption (a chat or a
+ * wait re-plans the block: `interrupted`) — and is then stored on the agent, reported, and
+ * returned.
+ */
+export function closeRecording(
+  agent: Agent,
+  mind: Mind,
+  interrupted: boolean,
+): LifestylePolicy | null {
+  const run = agent.costLayer.policyRun;
+  agent.costLayer.policyRun = null;
+  if (run?.mode !== 'record' || interrupted || !run.tasks.every((t) => t.done)) return null;
   const tasks = run.tasks.map((t) => ({ task: t.task, minutes: t.minutes, action: t.action! }));
   const policy: LifestylePolicy = {
     id: createHash('sha256')
@@ -253,7 +267,6 @@ export function settleAction(agent: Agent, mind: Mind, reachable: boolean): Life
     condition: run.condition,
     storedAt: mind.clock.label(mind.now),
   };
-  agent.costLayer.policyRun = null;
   markBlockPolicy(agent, run.block, policy.id);
   if (agent.costLayer.policies.some((p) => p.id === policy.id)) return null;
   agent.costLayer.policies.push(policy);

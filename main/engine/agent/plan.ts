@@ -19,6 +19,7 @@ import type { Agent, CurrentAction, ScheduleBlock, Task } from './Agent';
 import {
   actionCacheKey,
   cacheAction,
+  closeRecording,
   lookupPolicy,
   recordAction,
   reusedAction,
@@ -290,8 +291,9 @@ export async function decompose(
   context: string,
 ): Promise<Task[]> {
   const lifestyle = costLayerOf(mind).lifestylePolicy;
-  // Whatever was being recorded or replayed is over: its block is being re-planned.
-  if (lifestyle) agent.costLayer.policyRun = null;
+  // Whatever was being recorded or replayed is over: a new block begins (the recording ran its
+  // course) or this one is re-planned around an interruption (`context`).
+  if (lifestyle) closeRecording(agent, mind, context !== '');
   const day = mind.clock.dayIndex(mind.now);
   const block = blockKeyAt(agent, day, start);
   let embedding: number[] | null = null;
@@ -426,6 +428,7 @@ export async function nextAction(agent: Agent, mind: Mind): Promise<CurrentActio
   const minute = clock.minuteOfDay(now);
   const block = blockAt(agent, minute);
   if (block.asleep) {
+    if (costLayerOf(mind).lifestylePolicy) closeRecording(agent, mind, false);
     return sleepAction(agent, mind, {
       endsAt: clock.gameSecondsOf(day, block.startMinute + block.minutes),
       taskKey: `${day}@${block.startMinute}`,
