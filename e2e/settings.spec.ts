@@ -73,6 +73,39 @@ test('threads, GPU and models are saved to settings.json and shown again', async
   });
 });
 
+test('context size and snapshot interval: automatic by default, set and shown again', async ({
+  page,
+}) => {
+  await openStudio(page);
+  let dialog = await openSettings(page);
+  await expect(dialog.getByTestId('settings-context-size')).toHaveValue('');
+  await expect(dialog.getByTestId('settings-context-size')).toHaveAttribute(
+    'placeholder',
+    "Automatic (the model's trained context, as memory allows)",
+  );
+  await dialog.getByTestId('settings-context-size').fill('100');
+  await dialog.getByTestId('settings-snapshot-every').fill('0');
+  await dialog.getByTestId('settings-save').click();
+  await expect(
+    dialog.getByText('a whole number of tokens from 256 to 1048576, or empty for automatic'),
+  ).toBeVisible();
+  await expect(dialog.getByText('a whole number of steps from 1 to 8640')).toBeVisible();
+  await dialog.getByTestId('settings-context-size').fill('4096');
+  await dialog.getByTestId('settings-snapshot-every').fill('30');
+  await dialog.getByTestId('settings-context-size').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '/work/notes/shots/runux-2.png' });
+  await dialog.getByTestId('settings-save').click();
+  await expect(dialog).toBeHidden();
+  expect(JSON.parse(await readFile(settingsFile!, 'utf8'))).toMatchObject({
+    contextSize: 4096,
+    snapshotEverySteps: 30,
+  });
+  dialog = await openSettings(page);
+  await expect(dialog.getByTestId('settings-context-size')).toHaveValue('4096');
+  await expect(dialog.getByTestId('settings-snapshot-every')).toHaveValue('30');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+});
+
 test('bad values are refused next to their field and nothing is written', async ({ page }) => {
   await openStudio(page);
   const dialog = await openSettings(page);

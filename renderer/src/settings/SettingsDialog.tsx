@@ -163,7 +163,7 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
               inputMode="numeric"
               error={errors.snapshotEverySteps}
               onChange={(v) => edit({ snapshotEverySteps: v })}
-              hint="A snapshot is a point a run can be forked from and resumes from after a crash. Fewer steps between them: more points, more disk. Applies to runs started after the next restart of the simulation."
+              hint="A snapshot is a point a run can be forked from and resumes from after a crash. Fewer steps between them: more points, more disk. Applies to runs started from now on."
             />
           </Section>
           <Section title="Default models">
