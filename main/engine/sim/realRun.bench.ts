@@ -1,0 +1,120 @@
+/**
+ * A real-model run (issue 14), SmolLM2-135M-Instruct + all-MiniLM-L6-v2 from the test-model cache
+ * (skipped loudly without them), Willow Bend's 3 residents with the product's defaults (cost
+ * layer as the template sets it, out-of-order scheduler, 4 sequences, 1 thread):
+ *
+ *   - run.realtime_per_game_hour@willow-bend — wall seconds per game hour, measured over a
+ *     window of WINDOW_STEPS steps from the start of the day (seeding apart, in its own field)
+ *     and scaled to an hour. The window is in the line: a full game hour does not fit a bench on
+ *     this 2-core shared machine (a 5-minute window takes minutes). The window is the day's
+ *     first minutes: its day planning, while residents who wake later still sleep — a scaled
+ *     window, not a measured hour;
+ *   - llm.prefix_affinity@smollm2-135m — the share of prompt tokens served from the KV cache
+ *     in that run;
+ *   - cost.importance_share@smollm2-135m — importance ratings' share of prompt + completion
+ *     tokens in that run (seeding included: every seed clause is rated), with the per-function
+ *     breakdown.
+ *
+ * Every line carries the machine's 1-minute load average and this process's CPU seconds.
+ * Run: npx tsx main/engine/sim/realRun.bench.ts
+ */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { reportBench } from '../../../common/bench';
+import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
+import { CostLedger, withLedger } from '../../models/ledger';
+import { realTestModels } from '../../models/testing/test-models';
+import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
+import type { LanguageModel } from '../../models/types';
+import { readScenarioFolder } from '../../packs/index';
+import { Simulation } from './Simulation';
+
+const WINDOW_STEPS = 30;
+const town = path.resolve(import.meta.dirname, '../../../templates/willow-bend');
+
+const models = realTestModels(
+  'run.realtime_per_game_hour@willow-bend, llm.prefix_affinity@smollm2-135m and cost.importance_share@smollm2-135m',
+);
+if (models) {
+  const llm = await createLlamaLanguageModel({ modelPath: models.llm, gpu: false, threads: 1 });
+  const embedder = await createTransformersEmbedder({ modelFolder: models.embedder, threads: 1 });
+  // Wall time with at least one model request in flight.
+  let inFlight = 0;
+  let since = 0;
+  let busyMs = 0;
+  const timed: LanguageModel = {
+    id: llm.id,
+    tokenizer: llm.tokenizer,
+    async complete(request) {
+      if (inFlight++ === 0) since = performance.now();
+      try {
+        return await llm.complete(request);
+      } finally {
+        if (--inFlight === 0) busyMs += performance.now() - since;
+      }
+    },
+    dispose: () => llm.dispose(),
+  };
+  const ledger = new CostLedger();
+  const { scenario } = await readScenarioFolder(town);
+  const cpuStart = process.cpuUsage();
+  const started = performance.now();
+  const sim = await Simulation.create(
+    scenario,
+    mkdtempSync(path.join(os.tmpdir(), 'real-run-bench-')),
+    { model: withLedger(timed, ledger), embedder },
+  );
+  const seeded = performance.now();
+  const busyAtSeed = busyMs;
+  await sim.run(WINDOW_STEPS);
+  const ended = performance.now();
+  const cpu = process.cpuUsage(cpuStart);
+  const common = {
+    agents: sim.agents.length,
+    window: `${sim.clock.label(0)} + ${WINDOW_STEPS} steps of ${scenario.settings.secondsPerStep} s (seeding apart)`,
+    load1: Number(os.loadavg()[0].toFixed(2)),
+    cpuSeconds: Number(((cpu.user + cpu.system) / 1e6).toFixed(1)),
+    threads: llm.info.threads,
+  };
+  const gameSeconds = WINDOW_STEPS * scenario.settings.secondsPerStep;
+  reportBench({
+    name: 'run.realtime_per_game_hour@willow-bend',
+    value: Math.round(((ended - seeded) / 1000) * (3600 / gameSeconds)),
+    unit: 's',
+    windowWallSeconds: Number(((ended - seeded) / 1000).toFixed(1)),
+    seedingWallSeconds: Number(((seeded - started) / 1000).toFixed(1)),
+    llmBusyFraction: Number(((busyMs - busyAtSeed) / (ended - seeded)).toFixed(3)),
+    scheduling: sim.scheduling,
+    ...common,
+  });
+  const totals = ledger.totals;
+  reportBench({
+    name: 'llm.prefix_affinity@smollm2-135m',
+    value: Number((totals.cachedTokens / Math.max(1, totals.promptTokens)).toFixed(3)),
+    unit: 'share of prompt tokens from the KV cache',
+    promptTokens: totals.promptTokens,
+    cachedTokens: totals.cachedTokens,
+    calls: totals.calls,
+    ...common,
+  });
+  const byFunction = ledger.byFunction();
+  const tokens = (row: { promptTokens: number; completionTokens: number }) =>
+    row.promptTokens + row.completionTokens;
+  const importance = byFunction.importance ?? { promptTokens: 0, completionTokens: 0, calls: 0 };
+  reportBench({
+    name: 'cost.importance_share@smollm2-135m',
+    value: Number((tokens(importance) / Math.max(1, tokens(totals))).toFixed(3)),
+    unit: 'share of tokens',
+    importanceCalls: importance.calls,
+    calls: totals.calls,
+    perFunction: Object.fromEntries(
+      Object.entries(byFunction).map(([fn, row]) => [
+        fn,
+        { calls: row.calls, tokens: tokens(row) },
+      ]),
+    ),
+    ...common,
+  });
+  await llm.dispose();
+}
