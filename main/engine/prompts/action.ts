@@ -55,7 +55,7 @@ export function actionPrompt(
       `It is ${input.now}. You are in ${input.currentPlace}. Task: `,
       freeText('task', input.task),
       '.\nPlaces you know (sector > area > object):\n',
-      ranked('places', input.locations, { min: 1, whole: true }),
+      ranked('places', input.locations, { min: 1, whole: true, names: true }),
     ],
     shape: (kept) =>
       object({

@@ -45,6 +45,8 @@ export interface ListPart {
   style?: 'bullet' | 'number' | 'line';
   /** Lists with a lower priority are filled first (default 0; ties in part order). */
   priority?: number;
+  /** Items are names (places), estimated at the profile's rate for names. */
+  names?: boolean;
 }
 
 /** A piece of a prompt's user message: fixed text, free text or a list. */
@@ -59,7 +61,7 @@ export function freeText(name: string, text: string): FreeTextPart {
 export function ranked(
   name: string,
   items: readonly string[],
-  options: Pick<ListPart, 'min' | 'style' | 'priority' | 'whole'> = {},
+  options: Pick<ListPart, 'min' | 'style' | 'priority' | 'whole' | 'names'> = {},
 ): ListPart {
   return { kind: 'list', name, items, order: 'ranked', ...options };
 }
@@ -68,7 +70,7 @@ export function ranked(
 export function recent(
   name: string,
   items: readonly string[],
-  options: Pick<ListPart, 'min' | 'style' | 'priority' | 'whole'> = {},
+  options: Pick<ListPart, 'min' | 'style' | 'priority' | 'whole' | 'names'> = {},
 ): ListPart {
   return { kind: 'list', name, items, order: 'recent', ...options };
 }
@@ -98,9 +100,12 @@ export interface FittedParts {
   neededTokens: number;
 }
 
-/** Estimated tokens of prompt text under `profile`. */
-export function estimateTokens(text: string, profile: TokenProfile): number {
-  return Math.ceil(text.length * profile.textTokensPerChar * PROMPT_MARGIN);
+/** Estimated tokens of prompt text (of names, e.g. a list of places) under `profile`. */
+export function estimateTokens(text: string, profile: TokenProfile, names = false): number {
+  const perChar = names
+    ? (profile.nameTokensPerChar ?? profile.textTokensPerChar)
+    : profile.textTokensPerChar;
+  return Math.ceil(text.length * perChar * PROMPT_MARGIN);
 }
 
 /** One list's state while fitting. */
@@ -137,7 +142,11 @@ export function fitParts(
     });
   const byPriority = [...lists].sort((a, b) => (a.part.priority ?? 0) - (b.part.priority ?? 0));
   const itemCost = (list: ListState, i: number) =>
-    cost(`${marker(list.part, list.part.items.length)}${list.part.items[i]}\n`);
+    estimateTokens(
+      `${marker(list.part, list.part.items.length)}${list.part.items[i]}\n`,
+      profile,
+      list.part.names,
+    );
   const free = parts.filter((p): p is FreeTextPart => typeof p !== 'string' && p.kind === 'free');
   const cut = new Map<FreeTextPart, string>(free.map((p) => [p, p.text]));
 
@@ -200,7 +209,8 @@ export function fitParts(
     text,
     kept: new Map(lists.map((l) => [l.part.name, keptIndices(l)])),
     trims,
-    tokens: cost(text),
+    // Counted as it was fitted: names at their own rate (a shown empty list's "-" included).
+    tokens: Math.max(used, cost(text)),
     neededTokens,
   };
 }

@@ -12,6 +12,11 @@ export const tokenProfileSchema = z.object({
   contextTokens: z.number().int().positive().nullable(),
   /** Tokens per character of prose as this model reads the town's text. */
   textTokensPerChar: z.number().positive(),
+  /**
+   * Tokens per character of a list of place names ("- Larkspur College > lecture hall"),
+   * which read worse than prose (capitals, rare words). Absent in runs measured before it.
+   */
+  nameTokensPerChar: z.number().positive().optional(),
   /** Tokens per character of JSON punctuation and keys (answers are JSON). */
   jsonTokensPerChar: z.number().positive(),
   /** Tokens the chat template adds around a system and a user message. */
@@ -53,15 +58,18 @@ const JSON_SAMPLE = JSON.stringify({
 });
 
 /**
- * Measures `tokenizer` on `samples` (the town's text: personas, places, seed memories). The
- * ratio is taken over all of it at once, so a few odd names do not decide it.
+ * Measures `tokenizer` on `samples` (the town's text: personas, seed memories) and on the
+ * town's places as prompts list them. Each ratio is taken over all of its text at once, so a
+ * few odd words do not decide it.
  */
 export function measureTokenProfile(
   tokenizer: ModelTokenizer,
   samples: readonly string[],
+  placeLines: readonly string[],
 ): TokenProfile {
   const prose = samples.filter((s) => s.trim() !== '').join('\n');
   if (prose.length === 0) throw new RangeError('measureTokenProfile: no sample text');
+  const places = placeLines.join('\n');
   // The template's own tokens: a rendered prompt less its two messages' text.
   const probe: ChatMessage[] = [
     { role: 'system', content: 'Answer with JSON only.' },
@@ -72,6 +80,7 @@ export function measureTokenProfile(
   return {
     contextTokens: tokenizer.contextTokens,
     textTokensPerChar: tokenizer.count(prose) / prose.length,
+    ...(places ? { nameTokensPerChar: tokenizer.count(places) / places.length } : {}),
     jsonTokensPerChar: tokenizer.count(JSON_SAMPLE) / JSON_SAMPLE.length,
     templateTokens: Math.max(0, template),
   };

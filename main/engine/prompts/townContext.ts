@@ -158,7 +158,20 @@ export function measureTownProfile(
     ]),
     scenario.name,
   ];
-  return measureTokenProfile(tokenizer, text);
+  return measureTokenProfile(tokenizer, text, placeLines(scenario));
+}
+
+/** Every place of the town as the action prompt lists them ("- sector > arena > object"). */
+function placeLines(scenario: Scenario): string[] {
+  return scenario.tree.sectors.flatMap((sector) =>
+    sector.arenas.flatMap((arena) => [
+      `- ${sector.name}${LOCATION_SEPARATOR}${arena.name}`,
+      ...arena.objects.map(
+        (object) =>
+          `- ${sector.name}${LOCATION_SEPARATOR}${arena.name}${LOCATION_SEPARATOR}${object.name}`,
+      ),
+    ]),
+  );
 }
 
 /** The smallest context that holds every prompt of the town (null with no personas). */
