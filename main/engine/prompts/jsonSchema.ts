@@ -110,7 +110,7 @@ export function object<M extends ShapeMap>(fields: M): Shape<ObjectOf<M>> {
 export interface AnswerSize {
   /**
    * The worst realistic answer: every field filled to the grammar's limit (small models do not
-   * keep to stated limits) in this model's own tokens per character, one space wherever the
+   * keep to stated limits) in this model's own tokens per character, one token wherever the
    * grammar allows whitespace, with a margin. A prompt always leaves this much room.
    */
   realistic: number;
@@ -135,11 +135,13 @@ const MAX_CHARS_PER_STRING_CHAR = 6;
 /** Sizes an answer of `schema` for a model measured as `profile`. */
 export function answerTokens(schema: JsonSchema, profile: TokenProfile): AnswerSize {
   const parts = answerParts(schema, 0);
-  // A realistic answer puts one space or newline where the grammar allows whitespace.
+  // Models fill the grammar's whitespace gaps: a space (stories260K) or a newline and its
+  // indent (SmolLM2), one token either way.
   const realistic = Math.ceil(
-    ((parts.structureChars + parts.gaps) * profile.jsonTokensPerChar +
+    (parts.structureChars * profile.jsonTokensPerChar +
       parts.contentChars * profile.textTokensPerChar) *
       ANSWER_MARGIN +
+      parts.gaps +
       parts.strings * TOKENS_PER_STRING,
   );
   const worst =
