@@ -97,6 +97,24 @@ describe('reacting and conversing', () => {
     );
   });
 
+  it('a chat starting mid-minute lasts to the end of its task, so the chat is not taken up again as an action', async () => {
+    const h = await harness();
+    const { ada, bo } = h.agents;
+    for (const a of [ada, bo]) {
+      await planNewDay(a, h.mind());
+      a.action = await nextAction(a, h.mind());
+    }
+    const chat = await converse(ada, bo, h.mind(630)); // 10:10:30, one minute of lines
+    expect(chat.endsAt).toBe(690);
+    const task = ada.tasks.find((t) => t.task === 'conversing with Bo Park')!;
+    expect(task).toEqual({ task: 'conversing with Bo Park', startMinute: 610, minutes: 2 });
+    expect(ada.action!.endsAt).toBe(720);
+    h.model.calls.length = 0;
+    expect(await nextAction(ada, h.mind(700))).toBeNull();
+    const next = await nextAction(ada, h.mind(720));
+    expect(next!.description).not.toContain('conversing');
+  });
+
   it('a wait decision waits where the agent stands and re-plans the rest of the block around it', async () => {
     const h = await harness();
     const { ada, bo } = h.agents;

@@ -261,6 +261,15 @@ export async function replanAround(agent: Agent, mind: Mind, event: Interruption
     .map((t) => ({ ...t, minutes: Math.min(t.minutes, startMinute - t.startMinute) }))
     .filter((t) => t.minutes > 0);
   const inserted = { task: event.task, startMinute, minutes: Math.max(1, endMinute - startMinute) };
+  // The interruption lasts to the end of its task's last minute, so its task is not taken up
+  // again as a new action in the seconds between its end and the next task.
+  const action = agent.action;
+  if (action && action.startedAt === event.startedAt && action.endsAt === event.endsAt) {
+    action.endsAt = clock.gameSecondsOf(
+      clock.dayIndex(event.startedAt),
+      inserted.startMinute + inserted.minutes,
+    );
+  }
   if (block.asleep || endMinute >= blockEnd) {
     agent.tasks = [...before, inserted];
     return;
