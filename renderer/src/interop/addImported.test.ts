@@ -23,7 +23,7 @@ beforeEach(async () => {
 afterEach(() => db.delete());
 
 describe('addImported', () => {
-  it('stores the town under a fresh id when taken, opens it and lists its warnings', async () => {
+  it('stores a second import of a town as a copy told apart by name, opens it and lists its warnings', async () => {
     const town = smallTown('brook', 'Brook');
     expect(await store.getState().addImported('brook.tmj', { scenario: town, warnings: [] })).toBe(
       true,
@@ -36,11 +36,11 @@ describe('addImported', () => {
     const s = store.getState();
     expect(s.total).toBe(2);
     expect(s.doc?.id).not.toBe('brook');
-    expect(s.doc?.name).toBe('Brook');
+    expect(s.doc?.name).toBe('Brook (2)');
     expect(s.errors).toEqual([
       expect.objectContaining({ title: 'Imported brook.tmj with warnings', issues: [warning] }),
     ]);
-    expect(s.toast?.message).toBe('Imported “Brook”');
+    expect(s.toast?.message).toBe('Imported “Brook (2)”');
   });
 
   it('reports an invalid scenario instead of storing it', async () => {
