@@ -5,6 +5,7 @@
  * listed in the prompt, current area first, so the model sees its choices; the location is an
  * `enum` of exactly the places listed, so a hallucinated address cannot be produced.
  */
+import { parseAddress } from '../../../common/scenario/address';
 import { freeText, ranked } from './budget';
 import { agentSystem, type IdentityView } from './identity';
 import { object, oneOf, text, words } from './jsonSchema';
@@ -52,7 +53,8 @@ export function actionPrompt(
         `object you use while you use it, at most ${STATE_WORDS} words.`,
     ),
     volatile: [
-      `It is ${input.now}. You are in ${input.currentPlace}. Task: `,
+      // The current place written as the places are listed ("sector > area").
+      `It is ${input.now}. You are in ${parseAddress(input.currentPlace).slice(1).join(LOCATION_SEPARATOR) || input.currentPlace}. Task: `,
       freeText('task', input.task),
       '.\nPlaces you know (sector > area > object):\n',
       ranked('places', input.locations, { min: 1, whole: true, names: true }),

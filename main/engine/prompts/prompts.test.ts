@@ -163,10 +163,11 @@ describe('prompt builders', () => {
     const fitted = actionPrompt(who, {
       now: 'n',
       task: 't',
-      currentPlace: 'p',
+      currentPlace: 'Town:cafe:kitchen',
       locations: ['cafe > kitchen', 'park > lawn'],
     }).fit(roomy);
     const user = fitted.messages[1].content;
+    expect(user).toContain('You are in cafe > kitchen.');
     expect(user).toContain('- cafe > kitchen\n- park > lawn');
     expect((fitted.schema as { properties: { location: unknown } }).properties.location).toEqual({
       enum: ['cafe > kitchen', 'park > lawn'],
