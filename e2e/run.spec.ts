@@ -138,9 +138,6 @@ test('a 3-person run: watch, inspect, interview, change the world, pause, scrub 
     inspector.getByTestId('retrieval-scores').first().locator('tbody tr').first(),
   ).toBeVisible();
 
-  await page.getByTestId('run-panel').evaluate((el) => el.scrollTo(0, 0));
-  await page.screenshot({ path: 'e2e/screenshots/run.png' });
-
   // Change the world: the fountain freezes over, the map shows a badge, the event log says so.
   // (Paused, so nothing else moves; the mouse leaves the map so no tooltip is in the picture.)
   await page.mouse.move(0, 0);

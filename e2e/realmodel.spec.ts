@@ -1,0 +1,93 @@
+/**
+ * Willow Bend on real, trained models, as a user runs it: the start dialog is pointed at
+ * SmolLM2-135M-Instruct (Q4_1 GGUF) and all-MiniLM-L6-v2 (ONNX folder) with "use a file on
+ * disk", the run plays with the studio's default settings until people walk, the inspector shows
+ * a daily plan in English, and an interview gets an English answer. The run view's README
+ * screenshot (e2e/screenshots/run.png) is taken here, from this real-model run, before the
+ * words are judged.
+ *
+ * Skips loudly without the models (`npm run models:test`) or the word list (`wamerican`).
+ */
+import type { Locator } from '@playwright/test';
+import { englishDictionary } from '../main/engine/testing/englishWords';
+import { realTestModels } from '../main/models/testing/test-models';
+import { createFromTemplate, expect, openStudio, test } from './helpers';
+
+const models = realTestModels('the real-model e2e spec (e2e/realmodel.spec.ts)');
+const dictionary = englishDictionary('the real-model e2e spec (e2e/realmodel.spec.ts)');
+
+async function positions(map: Locator): Promise<string> {
+  return (await map.getAttribute('data-positions')) ?? '';
+}
+
+test.skip(!models || !dictionary, 'real test models or word list absent (see the warning above)');
+
+test('Willow Bend on SmolLM2 and MiniLM: people walk, plan in English and answer in English', async ({
+  page,
+}) => {
+  test.setTimeout(540_000);
+  await openStudio(page);
+  await createFromTemplate(page);
+
+  // Point the start dialog at the models on disk, as a user with downloaded files would.
+  await page.getByTestId('run-open-view').click();
+  await page.getByTestId('run-start-open').click();
+  const dialog = page.getByTestId('start-run-dialog');
+  for (const [file, select] of [
+    [models!.llm, 'start-chat-model'],
+    [models!.embedder, 'start-embedding-model'],
+  ] as const) {
+    await dialog.getByTestId('start-model-path').fill(file);
+    await dialog.getByTestId('start-model-use').click();
+    await expect(dialog.getByTestId(select)).toHaveValue(file);
+  }
+  await dialog.getByTestId('start-name').fill('SmolLM2 run');
+  // Late morning: everyone has got up (or is about to) and goes about the day.
+  await dialog.getByTestId('start-time').fill('2024-04-15T10:00');
+  await dialog.getByTestId('start-run-submit').click();
+  await expect(dialog).toBeHidden({ timeout: 180_000 });
+  await expect(page.getByTestId('run-status')).toHaveText('paused');
+  const map = page.getByTestId('run-map');
+  await expect(map).toHaveAttribute('data-agents', '3');
+  const startPositions = await positions(map);
+
+  // Play at full speed until someone has walked.
+  await page.getByTestId('run-speed').selectOption('10');
+  await page.getByTestId('run-play').click();
+  await expect(page.getByTestId('run-status')).toHaveText('running');
+  await expect
+    .poll(async () => (await positions(map)) !== startPositions, { timeout: 300_000 })
+    .toBe(true);
+  await page.getByTestId('run-pause').click();
+  await expect(page.getByTestId('run-status')).toHaveText('paused', { timeout: 180_000 });
+
+  // The inspector, on someone awake (the first person when all sleep), and an interview.
+  await page.getByTestId('run-tab-people').click();
+  const people = page.getByTestId('run-person');
+  const awake = people.filter({ hasNotText: 'asleep' });
+  await ((await awake.count()) > 0 ? awake : people).first().click();
+  const inspector = page.getByTestId('inspector');
+  const name = await inspector.getByTestId('inspector-name').innerText();
+  const plan = inspector.getByTestId('inspector-plan').locator('.plan-list li');
+  await expect(plan.first()).toBeVisible();
+  const items = await plan.allInnerTexts();
+  const planText = items.join('\n');
+  await inspector.getByTestId('interview-input').fill('What are you doing today?');
+  await inspector.getByTestId('interview-send').click();
+  const answer = inspector.getByTestId('interview-answer');
+  await expect(answer).toBeVisible({ timeout: 180_000 });
+  const answerText = (await answer.innerText()).trim();
+  console.log(`${name}'s plan:\n${planText}\n${name}'s answer: ${answerText}`);
+
+  // The README's run-view picture: what this model really wrote, before it is judged.
+  await page.getByTestId('run-panel').evaluate((el) => el.scrollTo(0, 0));
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: 'e2e/screenshots/run.png' });
+
+  // A daily plan of distinct items, in English; an English answer of more than a word or two.
+  expect(items.length, planText).toBeGreaterThanOrEqual(3);
+  expect(new Set(items).size, planText).toBe(items.length);
+  expect(dictionary!.englishShare(planText), planText).toBeGreaterThanOrEqual(0.8);
+  expect(dictionary!.words(answerText).length, answerText).toBeGreaterThan(2);
+  expect(dictionary!.englishShare(answerText), answerText).toBeGreaterThanOrEqual(0.8);
+});
