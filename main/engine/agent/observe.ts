@@ -4,7 +4,7 @@
  * asked of the model, except "… is idle", which is 1 without a call (reverie scores idle
  * events 1 as well, and ARCHITECTURE §4 makes them free).
  */
-import { importancePrompt } from '../prompts/importance';
+import { importanceListPrompt, importancePrompt } from '../prompts/importance';
 import { perceive, type AgentEvent, type PerceivedEvent } from '../world/perceive';
 import { observes } from './ablation';
 import type { Agent } from './Agent';
@@ -36,18 +36,15 @@ export async function observe(
     agentEvents: events.filter((e) => e.subject !== agent.name),
     recentObservations: agent.memory.latest(['observation'], agent.perception.retention),
   });
-  // Started together, in perception order, so each agent's call order is fixed.
-  const importances = await Promise.all(
-    seen.map((e) =>
-      isIdleEvent(e)
-        ? MIN_IMPORTANCE
-        : ask(
-            mind,
-            agent,
-            importancePrompt(agent.identity, { kind: 'event', description: e.description }),
-          ).then((r) => r.importance),
-    ),
+  const rated = await rate(
+    mind,
+    agent,
+    seen
+      .filter((e) => !isIdleEvent(e))
+      .map((e) => ({ kind: 'event' as const, description: e.description })),
   );
+  let next = 0;
+  const importances = seen.map((e) => (isIdleEvent(e) ? MIN_IMPORTANCE : rated[next++]));
   await remember(
     mind,
     agent,
@@ -72,12 +69,10 @@ export async function seedMemories(
   mind: Mind,
   clauses: readonly string[],
 ): Promise<void> {
-  const importances = await Promise.all(
-    clauses.map((c) =>
-      ask(mind, agent, importancePrompt(agent.identity, { kind: 'thought', description: c })).then(
-        (r) => r.importance,
-      ),
-    ),
+  const importances = await rate(
+    mind,
+    agent,
+    clauses.map((c) => ({ kind: 'thought' as const, description: c })),
   );
   await remember(
     mind,
@@ -90,4 +85,21 @@ export async function seedMemories(
   );
   // Seed memories set the scene; they do not count toward the first reflection.
   agent.importanceSinceReflection = 0;
+}
+
+/**
+ * Importance of new memories, in order: one call for one memory, one list call for several
+ * (the identity block is sent once, not once per memory); a memory the list's context could not
+ * hold is rated alone. Calls start in a fixed order, so each agent's call numbering is fixed.
+ */
+async function rate(
+  mind: Mind,
+  agent: Agent,
+  memories: readonly { kind: 'event' | 'thought'; description: string }[],
+): Promise<number[]> {
+  const one = (m: (typeof memories)[number]) =>
+    ask(mind, agent, importancePrompt(agent.identity, m)).then((r) => r.importance);
+  if (memories.length <= 1) return Promise.all(memories.map(one));
+  const { importance } = await ask(mind, agent, importanceListPrompt(agent.identity, memories));
+  return Promise.all(importance.map((r, i) => (r === null ? one(memories[i]) : r)));
 }

@@ -9,7 +9,12 @@ import { enumOf } from './ScriptedModel';
 /** The default script; `talk` decides the reaction answer. */
 export function townScript(options: { talk?: 'talk' | 'wait' | 'continue' } = {}): Script {
   return {
-    importance: () => ({ importance: 4 }),
+    // One rating, or one per memory of a list call (prompts/importance.ts).
+    importance: (req) => {
+      const rating = (req.schema as { properties: { importance: { minItems?: number } } })
+        .properties.importance;
+      return { importance: rating.minItems === undefined ? 4 : Array(rating.minItems).fill(4) };
+    },
     'plan.wake': () => ({ wakeHour: 7 }),
     'plan.daily': () => ({
       plan: ['wake up and wash', 'work at the cafe', 'have lunch', 'meet friends', 'go to bed'],
