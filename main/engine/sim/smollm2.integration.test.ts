@@ -129,8 +129,9 @@ const stepsOf = (events: LogEvent[]) => events.filter((e): e is StepRecord => e.
 describe.skipIf(!models || !dictionary)(
   'Willow Bend, 06:00–12:00 on SmolLM2-135M-Instruct and all-MiniLM-L6-v2',
   () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'smollm2-willow-'));
-    const logFile = path.join(dir, 'events.ndjson');
+    // Made when the tests run, not when a skipped file is collected.
+    let dir: string;
+    let logFile: string;
     let scenario: Scenario;
     let total: number;
     let killed: Outcome;
@@ -140,6 +141,8 @@ describe.skipIf(!models || !dictionary)(
     let steps: StepRecord[];
 
     beforeAll(async () => {
+      dir = mkdtempSync(path.join(os.tmpdir(), 'smollm2-willow-'));
+      logFile = path.join(dir, LOG_FILE);
       const t0 = performance.now();
       total = (GAME_HOURS * 3600) / 10;
       killed = await runChild('new', dir, total, (KILL_FROM_HOUR * 3600) / 10);
