@@ -96,14 +96,11 @@ export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
   }
   const { wakeHour } = await ask(mind, agent, planWakePrompt(agent.identity, date));
   const thoughts = await planningThoughts(agent, mind);
-  const answered = await ask(
+  const { plan } = await ask(
     mind,
     agent,
     planDailyPrompt(agent.identity, { date, wakeHour, recentThoughts: thoughts }),
   );
-  // A small model at low temperature repeats an item ("go to bed at 10:30 pm" four times); a
-  // repeated item adds nothing to the plan, so each is kept once, in its first place.
-  const plan = [...new Set(answered.plan)];
   const { schedule } = await ask(
     mind,
     agent,

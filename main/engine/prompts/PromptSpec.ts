@@ -132,13 +132,6 @@ export function buildSpec<T>(args: {
  */
 export const DEFAULT_TEMPERATURE = 0.5;
 
-/**
- * Temperature of the planning calls (wake hour, day plan, schedule, tasks, action). Lower than
- * the default: a small model's plan wanders into numbers and names at 0.5, and the plan decides
- * where an agent is all day; the seed and the agent's own inputs still keep agents apart.
- */
-export const PLANNING_TEMPERATURE = 0.2;
-
 /** A numbered list ("1. …"), or a dash when empty, for fixed excerpts. */
 export function numbered(lines: readonly string[]): string {
   return lines.length === 0 ? '-' : lines.map((l, i) => `${i + 1}. ${l}`).join('\n');

@@ -7,7 +7,7 @@
 import { ranked } from './budget';
 import { agentSystem, type IdentityView } from './identity';
 import { bool, intIn, list, object, words } from './jsonSchema';
-import { buildSpec, numbered, PLANNING_TEMPERATURE, type PromptSpec } from './PromptSpec';
+import { buildSpec, numbered, type PromptSpec } from './PromptSpec';
 
 /** Longest block, in hours: longer stretches are split so decomposition stays local. */
 export const MAX_BLOCK_HOURS = 4;
@@ -40,17 +40,12 @@ export function planHourlyPrompt(
 ): PromptSpec<{ schedule: HourlyBlock[] }> {
   return buildSpec({
     fn: 'plan.hourly',
-    // The example shows the form in the fewest tokens (the town must fit 2,048): without one,
-    // SmolLM2-135M wrote dates, clock times and made-up words as activities. It copies the
-    // example, so the example is a waking stretch: an example ending in sleep put it to bed
-    // at 10 am (the engine fills the day to midnight with sleep after the last block).
     stable: agentSystem(
       who,
-      `Schedule your day plan until midnight: at most ${MAX_BLOCKS} blocks, the ` +
-        `last one sleep. Each block: activity (at most ${ACTIVITY_WORDS} words, plain English), ` +
-        `hours (1 to ${MAX_BLOCK_HOURS}), asleep.\nExample: {"schedule": [{"activity": "work at ` +
-        'the shop", "hours": 4, "asleep": false}, {"activity": "walk in the park", "hours": 4, ' +
-        '"asleep": false}]}',
+      'Turn your day plan into an hour-by-hour schedule: consecutive blocks, each with an ' +
+        `activity of at most ${ACTIVITY_WORDS} words, its length in whole hours (1 to ` +
+        `${MAX_BLOCK_HOURS}) and whether you are asleep during it. Cover the time until ` +
+        `midnight in at most ${MAX_BLOCKS} blocks; end with sleep.`,
     ),
     volatile: [
       `Today is ${input.date}. The schedule starts at ${input.fromHour}:00.\n` +
@@ -58,6 +53,5 @@ export function planHourlyPrompt(
       ranked('thoughts', input.recentThoughts),
     ],
     shape,
-    temperature: PLANNING_TEMPERATURE,
   });
 }
