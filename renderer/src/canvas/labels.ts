@@ -161,33 +161,29 @@ export function zoneLabelCandidates(z: LabelledZones): LabelCandidate[] {
       priority: 10_000 + i,
     }),
   );
+  // Spawn and object names sit on their tile, bounded by the screen only.
+  const onTile = (
+    kind: 'spawn' | 'object',
+    s: ZoneShape,
+    i: number,
+    look: { size: number; dy: number; anchor: LabelCandidate['anchor']; rank: number },
+  ): LabelCandidate => ({
+    key: `${kind}-${s.zone}`,
+    text: z.name(kind, s.zone),
+    size: look.size,
+    padding: 0,
+    x: (s.anchor.x + 0.5) * ts,
+    y: (s.anchor.y + look.dy) * ts,
+    anchor: look.anchor,
+    maxWidth: Infinity,
+    maxScreenPx: NAME_MAX_PX,
+    priority: look.rank + i,
+  });
   z.spawns.forEach((s, i) =>
-    out.push({
-      key: `spawn-${s.zone}`,
-      text: z.name('spawn', s.zone),
-      size: 11,
-      padding: 0,
-      x: (s.anchor.x + 0.5) * ts,
-      y: (s.anchor.y + 0.85) * ts,
-      anchor: 'below',
-      maxWidth: Infinity,
-      maxScreenPx: NAME_MAX_PX,
-      priority: 20_000 + i,
-    }),
+    out.push(onTile('spawn', s, i, { size: 11, dy: 0.85, anchor: 'below', rank: 20_000 })),
   );
   byArea(z.objects).forEach((s, i) =>
-    out.push({
-      key: `object-${s.zone}`,
-      text: z.name('object', s.zone),
-      size: 10,
-      padding: 0,
-      x: (s.anchor.x + 0.5) * ts,
-      y: (s.anchor.y + 0.5) * ts,
-      anchor: 'centre',
-      maxWidth: Infinity,
-      maxScreenPx: NAME_MAX_PX,
-      priority: 30_000 + i,
-    }),
+    out.push(onTile('object', s, i, { size: 10, dy: 0.5, anchor: 'centre', rank: 30_000 })),
   );
   return out;
 }
