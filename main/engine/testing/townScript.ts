@@ -1,6 +1,6 @@
 /**
  * Canned answers that make the test town behave like a day in a small town: everyone wakes at
- * 7 (or the offered hour nearest it), works in four-hour blocks until 23:00, decomposes each hour into 15-minute tasks, picks
+ * 7, works in four-hour blocks until 23:00, decomposes each hour into 15-minute tasks, picks
  * the first offered place, and talks when they first see someone. Tests override entries.
  */
 import type { Script } from './ScriptedModel';
@@ -15,12 +15,7 @@ export function townScript(options: { talk?: 'talk' | 'wait' | 'continue' } = {}
         .properties.importance;
       return { importance: rating.minItems === undefined ? 4 : Array(rating.minItems).fill(4) };
     },
-    // 7, or the offered hour nearest to it: the prompt offers only hours near the one the
-    // persona's lifestyle states (prompts/planWake.ts).
-    'plan.wake': (req) => {
-      const hours = enumOf(req, 'wakeHour') as number[];
-      return { wakeHour: hours.reduce((a, b) => (Math.abs(b - 7) < Math.abs(a - 7) ? b : a)) };
-    },
+    'plan.wake': () => ({ wakeHour: 7 }),
     'plan.daily': () => ({
       plan: ['wake up and wash', 'work at the cafe', 'have lunch', 'meet friends', 'go to bed'],
     }),
