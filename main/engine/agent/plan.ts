@@ -11,7 +11,7 @@ import { actNowPrompt } from '../prompts/actNow';
 import { dailyRevisePrompt } from '../prompts/dailyRevise';
 import { planDailyPrompt } from '../prompts/planDaily';
 import { planDecomposePrompt } from '../prompts/planDecompose';
-import { planHourlyPrompt, type HourlyBlock } from '../prompts/planHourly';
+import { MAX_BLOCK_HOURS, planHourlyPrompt, type HourlyBlock } from '../prompts/planHourly';
 import { planWakePrompt } from '../prompts/planWake';
 import { clockLabel } from '../sim/Clock';
 import { costLayerOf, plans } from './ablation';
@@ -182,7 +182,7 @@ export function layoutSchedule(
     });
   }
   let at = fromMinute;
-  for (const block of blocks) {
+  for (const block of mergeRepeats(blocks, 'activity', 'hours', MAX_BLOCK_HOURS)) {
     if (at >= MINUTES_PER_DAY) break;
     const minutes = Math.min(block.hours * 60, MINUTES_PER_DAY - at);
     out.push({ activity: block.activity, startMinute: at, minutes, asleep: block.asleep });
@@ -356,6 +356,7 @@ export function layoutTasks(
   start: number,
   minutes: number,
 ): Task[] {
+  tasks = mergeRepeats(tasks, 'task', 'minutes');
   const total = tasks.reduce((sum, t) => sum + t.minutes, 0);
   const stretch = total < minutes ? minutes / total : 1;
   const out: Task[] = [];
@@ -376,6 +377,30 @@ export function layoutTasks(
   }
   const last = out[out.length - 1];
   last.minutes = end - last.startMinute;
+  return out;
+}
+
+/**
+ * Runs of the same text made one item as long as the run, up to `max` (small models repeat
+ * themselves: SmolLM2-135M wrote "visit the library archives" for two blocks in a row). Items
+ * that say whether the agent is asleep merge only with their own kind.
+ */
+export function mergeRepeats<T extends object>(
+  items: readonly T[],
+  text: keyof T & string,
+  length: keyof T & string,
+  max = Number.POSITIVE_INFINITY,
+): T[] {
+  const out: T[] = [];
+  const key = (item: T) =>
+    `${(item as { asleep?: boolean }).asleep}|${String(item[text]).trim().toLowerCase()}`;
+  for (const item of items) {
+    const last = out.at(-1);
+    const merged = last ? (last[length] as number) + (item[length] as number) : 0;
+    if (last && key(last) === key(item) && merged <= max) {
+      out[out.length - 1] = { ...last, [length]: merged };
+    } else out.push(item);
+  }
   return out;
 }
 

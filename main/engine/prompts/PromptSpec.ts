@@ -66,10 +66,20 @@ export interface FittedPrompt<T> {
 export type KeptItems = ReadonlyMap<string, readonly number[]>;
 
 /**
+ * A worked example shown before the question: a question in the same form as the real one and
+ * the answer the model should give to it (see prompts/examples.ts).
+ */
+export interface Example {
+  question: string;
+  answer: unknown;
+}
+
+/**
  * Assembles a spec. `stable` is the system text, which does not change between an agent's calls
  * (identity, instructions) and goes first so the KV cache can serve it again; `volatile` (time,
  * observations, memories) goes last and is what the fit shortens. `shape` may depend on which
- * list items fitted (an enum of the places listed, statement numbers).
+ * list items fitted (an enum of the places listed, statement numbers). `examples` go between
+ * the system text and the question, as earlier turns; they are as stable as the system text.
  */
 export function buildSpec<T>(args: {
   fn: CognitiveFn;
@@ -78,11 +88,16 @@ export function buildSpec<T>(args: {
   shape: Shape<T> | ((kept: KeptItems) => Shape<T>);
   decode?: (answer: T, kept: KeptItems) => T;
   temperature?: number;
+  examples?: readonly Example[];
 }): PromptSpec<T> {
   const parts = typeof args.volatile === 'string' ? [args.volatile] : args.volatile;
   const shapeFor = (kept: KeptItems) =>
     typeof args.shape === 'function' ? args.shape(kept) : args.shape;
   const temperature = args.temperature ?? DEFAULT_TEMPERATURE;
+  const shown: ChatMessage[] = (args.examples ?? []).flatMap((e) => [
+    { role: 'user' as const, content: e.question },
+    { role: 'assistant' as const, content: JSON.stringify(e.answer) },
+  ]);
   return {
     fn: args.fn,
     temperature,
@@ -94,10 +109,28 @@ export function buildSpec<T>(args: {
       );
       // Reserve the answer as if every item fitted (enums and numbers are then longest).
       const reserve = answerTokens(shapeFor(everything).json, profile).realistic;
-      const system = estimateTokens(args.stable, profile) + profile.templateTokens;
-      const budget =
-        profile.contextTokens === null ? null : profile.contextTokens - system - reserve;
-      const user = fitParts(parts, profile, budget);
+      const bare = estimateTokens(args.stable, profile) + profile.templateTokens;
+      // The examples go in whole, all of them or the first few, only while the question then
+      // still fits whole (no cut, every list item kept): they help a small model, but a context
+      // too small for them (stories260K's 2,048 tokens) needs the room for the question itself.
+      let shownCount = shown.length;
+      let system = bare;
+      let user!: ReturnType<typeof fitParts>;
+      for (; shownCount >= 0; shownCount -= 2) {
+        system =
+          bare +
+          shown
+            .slice(0, shownCount)
+            .reduce((n, m) => n + estimateTokens(m.content, profile) + profile.templateTokens, 0);
+        const budget =
+          profile.contextTokens === null ? null : profile.contextTokens - system - reserve;
+        user = fitParts(parts, profile, budget);
+        const whole =
+          user.trims.length === 0 &&
+          [...everything].every(([name, all]) => user.kept.get(name)?.length === all.length);
+        const fits = budget === null || (whole && user.tokens <= budget);
+        if (fits || shownCount === 0) break;
+      }
       const shape = shapeFor(user.kept);
       const size = answerTokens(shape.json, profile);
       const room =
@@ -106,6 +139,7 @@ export function buildSpec<T>(args: {
           : profile.contextTokens - system - user.tokens;
       const messages: ChatMessage[] = [
         { role: 'system', content: args.stable },
+        ...shown.slice(0, shownCount),
         { role: 'user', content: user.text },
       ];
       return {
@@ -120,7 +154,8 @@ export function buildSpec<T>(args: {
           .update(JSON.stringify([args.fn, messages, shape.json]))
           .digest('hex'),
         trims: user.trims,
-        neededTokens: system + user.neededTokens + reserve,
+        // Examples are left out before anything is cut, so they are not part of the need.
+        neededTokens: bare + user.neededTokens + reserve,
       };
     },
   };

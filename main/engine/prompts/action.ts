@@ -6,8 +6,10 @@
  * `enum` of exactly the places listed, so a hallucinated address cannot be produced.
  */
 import { parseAddress } from '../../../common/scenario/address';
+import { bullets } from './PromptSpec';
 import { freeText, ranked } from './budget';
-import { agentSystem, type IdentityView } from './identity';
+import { EXAMPLE_RESIDENTS } from './examples';
+import { exampleSystem, type IdentityView } from './identity';
 import { object, oneOf, text, words } from './jsonSchema';
 import { buildSpec, type PromptSpec } from './PromptSpec';
 
@@ -44,19 +46,22 @@ export function actionPrompt(
   if (input.locations.length === 0) throw new RangeError('actionPrompt: expected a location');
   return buildSpec({
     fn: 'action',
-    stable: agentSystem(
-      who,
-      'Choose where to do your current task: one of the places listed, written exactly as ' +
-        'listed (prefer your current area, listed first, when it fits). Then give one emoji ' +
-        `for the task, the task as a (you, predicate, object) event — predicate at most ` +
-        `${PREDICATE_WORDS} words, object at most ${OBJECT_WORDS} words — and the state of the ` +
-        `object you use while you use it, at most ${STATE_WORDS} words.`,
+    stable: exampleSystem(
+      'Choose where the resident does their current task: one of the places listed, written ' +
+        'exactly as listed (their current area when the task can be done there, else the ' +
+        'place the task names or needs). Then give one emoji for the task, the task as a ' +
+        `(resident, predicate, object) event — predicate at most ${PREDICATE_WORDS} words, ` +
+        `object at most ${OBJECT_WORDS} words — and the state of the object they use while ` +
+        `they use it, at most ${STATE_WORDS} words.`,
     ),
+    examples: EXAMPLE_RESIDENTS.map(({ who: w, action: a }) => ({
+      question: opening(w, a.now, a.currentPlace, a.task) + bullets(a.locations),
+      answer: a.choice,
+    })),
     volatile: [
-      // The current place written as the places are listed ("sector > area").
-      `It is ${input.now}. You are in ${parseAddress(input.currentPlace).slice(1).join(LOCATION_SEPARATOR) || input.currentPlace}. Task: `,
+      opening(who, input.now, input.currentPlace, ''),
       freeText('task', input.task),
-      '.\nPlaces you know (sector > area > object):\n',
+      PLACES_HEADING,
       ranked('places', input.locations, { min: 1, whole: true, names: true }),
     ],
     shape: (kept) =>
@@ -68,4 +73,16 @@ export function actionPrompt(
         objectState: words(STATE_WORDS, 2),
       }),
   });
+}
+
+const PLACES_HEADING = '.\nPlaces you know (sector > area > object):\n';
+
+/**
+ * The question up to the task; with `task` given (an example), through the places heading.
+ * The current place is written as the places are listed ("sector > area").
+ */
+function opening(who: IdentityView, now: string, currentPlace: string, task: string): string {
+  const here = parseAddress(currentPlace).slice(1).join(LOCATION_SEPARATOR) || currentPlace;
+  const head = `You are ${who.name}. It is ${now}. You are in ${here}. Task: `;
+  return task ? head + task + PLACES_HEADING : head;
 }

@@ -52,3 +52,24 @@ export function identityBlock(who: IdentityView): string {
 export function agentSystem(who: IdentityView, instructions: string): string {
   return `You simulate one resident of a small town in a believable way.\n\n${identityBlock(who)}\n\n${instructions}\nAnswer with JSON only.`;
 }
+
+/**
+ * The resident in a few sentences, addressed to them: what the worked examples' questions open
+ * with (prompts/examples.ts), so a small model reads the real resident as it read the examples.
+ */
+export function residentBrief(who: IdentityView): string {
+  return [
+    `You are ${who.name}, age ${who.age} (${who.innate}).`,
+    who.learned,
+    who.currently,
+    who.lifestyle,
+    who.dailyPlanRequirement,
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
+/** The system text of a prompt that shows worked examples: instructions only, no identity. */
+export function exampleSystem(instructions: string): string {
+  return `You simulate the residents of a small town in a believable way.\n\n${instructions}\nAnswer with JSON only.`;
+}

@@ -1,16 +1,32 @@
 /**
- * `plan.daily`: the day in broad strokes, 4–8 items (Park et al. 2023 §4.3: "the agent's plan
- * for the day in broad strokes"; ARCHITECTURE §9 says 5–8, we accept 4 so a short day fits).
+ * `plan.daily`: the day in broad strokes (Park et al. 2023 §4.3: "the agent's plan for the day
+ * in broad strokes"). As the reference does, the plan's first item is given — "wake up and
+ * complete the morning routine at <hour>" — and the model writes what follows, 3–7 items, so
+ * a plan holds 4–8 (ARCHITECTURE §9 says 5–8; we accept 4 so a short day fits).
  */
 import { ranked } from './budget';
-import { agentSystem, type IdentityView } from './identity';
+import { EXAMPLE_RESIDENTS } from './examples';
+import { exampleSystem, residentBrief, type IdentityView } from './identity';
 import { list, object, words } from './jsonSchema';
-import { buildSpec, type PromptSpec } from './PromptSpec';
+import { buildSpec, bullets, type PromptSpec } from './PromptSpec';
 
 /** Longest plan item, in words. */
 const ITEM_WORDS = 8;
 
-const shape = object({ plan: list(words(ITEM_WORDS, 3), 4, 8) });
+const shape = object({ plan: list(words(ITEM_WORDS, 3), 3, 7) });
+
+/** The plan's first item, which the prompt gives (reverie's `daily_planning_v6` prefix). */
+export function wakeItem(wakeHour: number): string {
+  return `wake up and complete the morning routine at ${wakeHour}:00`;
+}
+
+function opening(who: IdentityView, date: string): string {
+  return `${residentBrief(who)}\nToday is ${date}. Recent thoughts:\n`;
+}
+
+function closing(wakeHour: number): string {
+  return `\nYou ${wakeItem(wakeHour)}. What do you do after that, until you go to bed?`;
+}
 
 /** Builds the broad day plan prompt; `recentThoughts` (newest first) may steer it. */
 export function planDailyPrompt(
@@ -19,16 +35,25 @@ export function planDailyPrompt(
 ): PromptSpec<{ plan: string[] }> {
   return buildSpec({
     fn: 'plan.daily',
-    stable: agentSystem(
-      who,
-      `Write your plan for today in broad strokes: 4 to 8 items of at most ${ITEM_WORDS} words ` +
-        'each, in the order you will do them, from getting up to going to bed. Take your ' +
-        'recent thoughts into account.',
+    stable: exampleSystem(
+      "Write the resident's plan for today in broad strokes, after the morning routine: 3 to 7 " +
+        `activities in the order they do them, each at most ${ITEM_WORDS} words, the last ` +
+        'one going to bed. Take their recent thoughts into account.',
     ),
+    examples: EXAMPLE_RESIDENTS.map((e) => ({
+      question:
+        opening(e.who, e.date) + bullets(e.recentThoughts) + closing(e.wakeHour),
+      answer: { plan: e.dayAfterWaking },
+    })),
     volatile: [
-      `Today is ${input.date}. You wake up at ${input.wakeHour}:00.\nRecent thoughts:\n`,
+      opening(who, input.date),
       ranked('thoughts', input.recentThoughts),
+      closing(input.wakeHour),
     ],
     shape,
+    // The given first item, then the model's; an item it wrote twice counts once.
+    decode: ({ plan }) => ({
+      plan: [...new Set([wakeItem(input.wakeHour), ...plan.map((p) => p.trim())])],
+    }),
   });
 }

@@ -3,8 +3,9 @@
  * recursive decomposition; reverie `generate_task_decomp(persona, act_desp, act_dura)` is
  * asked once per block, for its whole duration, in 5-minute increments). Never asked for sleep.
  */
-import { freeText } from './budget';
-import { agentSystem, type IdentityView } from './identity';
+import { freeText, type Part } from './budget';
+import { EXAMPLE_RESIDENTS } from './examples';
+import { exampleSystem, residentBrief, type IdentityView } from './identity';
 import { intOf, list, object, words } from './jsonSchema';
 import { buildSpec, type PromptSpec } from './PromptSpec';
 
@@ -24,22 +25,34 @@ const shape = object({
 /** One decomposed task as the model writes it. */
 export type DecomposedTask = { task: string; minutes: number };
 
+function question(
+  who: IdentityView,
+  input: { date: string; activity: string; startClock: string; minutes: number },
+): string {
+  return (
+    `${residentBrief(who)}\nToday is ${input.date}. From ${input.startClock}, for ` +
+    `${input.minutes} minutes, you ${input.activity}. What are your tasks?`
+  );
+}
+
 /** Builds the decomposition prompt for `activity` over `minutes` starting at `startClock`. */
 export function planDecomposePrompt(
   who: IdentityView,
   input: { date: string; activity: string; startClock: string; minutes: number; context: string },
 ): PromptSpec<{ tasks: DecomposedTask[] }> {
+  const volatile: Part[] = [question(who, input)];
+  if (input.context) volatile.push('\nContext: ', freeText('context', input.context));
   return buildSpec({
     fn: 'plan.decompose',
-    stable: agentSystem(
-      who,
-      'Break the given activity into consecutive tasks of 5 to 60 minutes each that together ' +
-        `fill the whole time given, each task at most ${TASK_WORDS} words.`,
+    stable: exampleSystem(
+      "Break the resident's activity into consecutive tasks of 5 to 60 minutes each that " +
+        `together fill the whole time given, each task at most ${TASK_WORDS} words.`,
     ),
-    volatile: [
-      `Today is ${input.date}. From ${input.startClock}, for ${input.minutes} minutes, you are: ${input.activity}.`,
-      ...(input.context ? ['\nContext: ', freeText('context', input.context)] : []),
-    ],
+    examples: EXAMPLE_RESIDENTS.map((e) => ({
+      question: question(e.who, { date: e.date, ...e.decomposition }),
+      answer: { tasks: e.decomposition.tasks },
+    })),
+    volatile,
     shape,
   });
 }

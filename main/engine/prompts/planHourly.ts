@@ -5,9 +5,11 @@
  * `fromHour` and fits them to midnight.
  */
 import { ranked } from './budget';
-import { agentSystem, type IdentityView } from './identity';
+import { EXAMPLE_RESIDENTS } from './examples';
+import { exampleSystem, residentBrief, type IdentityView } from './identity';
 import { bool, intIn, list, object, words } from './jsonSchema';
-import { buildSpec, numbered, type PromptSpec } from './PromptSpec';
+import { wakeItem } from './planDaily';
+import { buildSpec, bullets, type PromptSpec } from './PromptSpec';
 
 /** Longest block, in hours: longer stretches are split so decomposition stays local. */
 export const MAX_BLOCK_HOURS = 4;
@@ -28,6 +30,14 @@ const shape = object({ schedule: list(block, 2, MAX_BLOCKS) });
 /** One block of the hourly schedule as the model writes it. */
 export type HourlyBlock = { activity: string; hours: number; asleep: boolean };
 
+function opening(who: IdentityView, date: string, dailyPlan: readonly string[]): string {
+  return `${residentBrief(who)}\nToday is ${date}. Your plan for today: ${dailyPlan.join('; ')}.\nRecent thoughts:\n`;
+}
+
+function closing(fromHour: number): string {
+  return `\nYour schedule starts at ${fromHour}:00.`;
+}
+
 /** Builds the schedule prompt for the hours from `fromHour` to midnight. */
 export function planHourlyPrompt(
   who: IdentityView,
@@ -40,17 +50,23 @@ export function planHourlyPrompt(
 ): PromptSpec<{ schedule: HourlyBlock[] }> {
   return buildSpec({
     fn: 'plan.hourly',
-    stable: agentSystem(
-      who,
-      'Turn your day plan into an hour-by-hour schedule: consecutive blocks, each with an ' +
-        `activity of at most ${ACTIVITY_WORDS} words, its length in whole hours (1 to ` +
-        `${MAX_BLOCK_HOURS}) and whether you are asleep during it. Cover the time until ` +
+    stable: exampleSystem(
+      "Turn the resident's day plan into an hour-by-hour schedule: consecutive blocks, each " +
+        `with an activity of at most ${ACTIVITY_WORDS} words, its length in whole hours (1 to ` +
+        `${MAX_BLOCK_HOURS}) and whether they are asleep during it. Cover the time until ` +
         `midnight in at most ${MAX_BLOCKS} blocks; end with sleep.`,
     ),
+    examples: EXAMPLE_RESIDENTS.map((e) => ({
+      question:
+        opening(e.who, e.date, [wakeItem(e.wakeHour), ...e.dayAfterWaking]) +
+        bullets(e.recentThoughts) +
+        closing(e.wakeHour),
+      answer: { schedule: e.schedule },
+    })),
     volatile: [
-      `Today is ${input.date}. The schedule starts at ${input.fromHour}:00.\n` +
-        `Day plan:\n${numbered(input.dailyPlan)}\nRecent thoughts:\n`,
+      opening(who, input.date, input.dailyPlan),
       ranked('thoughts', input.recentThoughts),
+      closing(input.fromHour),
     ],
     shape,
   });

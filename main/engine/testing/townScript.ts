@@ -15,7 +15,12 @@ export function townScript(options: { talk?: 'talk' | 'wait' | 'continue' } = {}
         .properties.importance;
       return { importance: rating.minItems === undefined ? 4 : Array(rating.minItems).fill(4) };
     },
-    'plan.wake': () => ({ wakeHour: 7 }),
+    // 7, or the offered hour nearest it (the offer follows the persona's lifestyle).
+    'plan.wake': (req) => ({
+      wakeHour: (enumOf(req, 'wakeHour') as unknown as number[]).reduce((a, b) =>
+        Math.abs(b - 7) < Math.abs(a - 7) ? b : a,
+      ),
+    }),
     'plan.daily': () => ({
       plan: ['wake up and wash', 'work at the cafe', 'have lunch', 'meet friends', 'go to bed'],
     }),

@@ -63,6 +63,14 @@ export interface LlamaModelOptions {
   banIncompleteUtf8?: boolean;
   /** Seed used when a request has none, so runs are reproducible (default 0). */
   defaultSeed?: number;
+  /**
+   * Strength of the DRY ("don't repeat yourself") sampler, 0 to turn it off (default
+   * {@link DEFAULT_DRY_STRENGTH}). Small models loop: SmolLM2-135M asked for a day's tasks wrote
+   * "look at the pond and the beach" twelve times. DRY lowers the odds of extending a run of
+   * tokens it has already written; quotes and newlines break runs, so a JSON answer's repeated
+   * keys and punctuation are never punished, only repeated phrases inside its strings.
+   */
+  dryStrength?: number;
   /** Bytes of memory available for the model; defaults to `os.freemem()`. Injectable for tests. */
   availableMemoryBytes?: () => number;
 }
@@ -306,6 +314,7 @@ export class LlamaLanguageModel implements LanguageModel {
     throwIfAborted(request.signal, what);
 
     const stops = [...stopStrings, ...(grammar ? grammarStopStrings(grammar) : [])];
+    const dry = this.options.dryStrength ?? DEFAULT_DRY_STRENGTH;
     const generated: Token[] = [];
     let text = '';
     let finishReason: FinishReason = 'length';
@@ -316,6 +325,16 @@ export class LlamaLanguageModel implements LanguageModel {
         ? new LlamaGrammarEvaluationState({ model: this.model, grammar })
         : undefined,
       tokenBias: this.tokenBias,
+      ...(dry > 0
+        ? {
+            dryRepeatPenalty: {
+              strength: dry,
+              base: DRY_BASE,
+              allowedLength: DRY_ALLOWED_LENGTH,
+              lastTokens: DRY_LAST_TOKENS,
+            },
+          }
+        : {}),
     });
     try {
       for await (const token of iterator) {
@@ -353,6 +372,14 @@ export class LlamaLanguageModel implements LanguageModel {
     };
   }
 }
+
+/** See {@link LlamaModelOptions.dryStrength}; llama.cpp's usual setting with base 1.75, length 2. */
+export const DEFAULT_DRY_STRENGTH = 0.8;
+const DRY_BASE = 1.75;
+/** Repeats this long or shorter are free ("of the", "at the"). */
+const DRY_ALLOWED_LENGTH = 2;
+/** How far back DRY looks for an earlier run, in tokens. */
+const DRY_LAST_TOKENS = 256;
 
 /** Grammars kept compiled (each is small; compiling one takes milliseconds). */
 const GRAMMAR_CACHE_SIZE = 64;

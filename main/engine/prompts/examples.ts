@@ -1,0 +1,181 @@
+/**
+ * Two worked examples, shown to the model before its own question by the planning and action
+ * prompts (few-shot turns: the question as a user message, the answer as the model's).
+ *
+ * Why: small on-device models (SmolLM2-135M, our test model) cannot follow a written format
+ * from instructions alone — asked for "a plan of 4 to 8 activities" they write dates, names
+ * and one word repeated. Shown two residents' questions answered well they answer their own
+ * resident in the same form, with that resident's own activities and places (the reference's
+ * prompts do the same with an answer they begin for the model: "1) wake up and complete the
+ * morning routine at 6:00 am, 2)"). Two residents with different lives, not one, so the model
+ * copies the form and not the content. Large models lose nothing by it.
+ *
+ * The examples are invented people in an invented town, never the town being simulated, and
+ * each is written in exactly the form the real question takes (prompts/*.ts build both with
+ * the same function), so what the model sees last looks like what it was shown.
+ */
+import type { IdentityView } from './identity';
+
+/** One example resident and their answers to each planning and action question. */
+export interface ExampleResident {
+  who: IdentityView;
+  date: string;
+  wakeHour: number;
+  recentThoughts: readonly string[];
+  /** What they do after the morning routine (plan.daily's answer). */
+  dayAfterWaking: readonly string[];
+  schedule: readonly { activity: string; hours: number; asleep: boolean }[];
+  decomposition: {
+    activity: string;
+    startClock: string;
+    minutes: number;
+    tasks: readonly { task: string; minutes: number }[];
+  };
+  action: {
+    now: string;
+    task: string;
+    currentPlace: string;
+    locations: readonly string[];
+    choice: {
+      location: string;
+      emoji: string;
+      predicate: string;
+      object: string;
+      objectState: string;
+    };
+  };
+}
+
+const SAM: ExampleResident = {
+  who: {
+    name: 'Sam Lee',
+    age: 34,
+    innate: 'patient, cheerful, practical',
+    learned: 'Sam Lee is a nurse at the Elmford clinic and plays the guitar in a band.',
+    currently: 'Sam is learning a new song for the band.',
+    lifestyle: 'Sam wakes up at 6am, works at the clinic from 8am to 4pm and goes to bed at 11pm.',
+    dailyPlanRequirement: 'Sam works at the clinic every weekday.',
+    livingArea: 'Elmford:Lee flat:bedroom',
+  },
+  date: 'Tuesday March 4, 2025',
+  wakeHour: 6,
+  recentThoughts: ['The band plays at the pub on Saturday.'],
+  dayAfterWaking: [
+    'walk to the clinic',
+    'care for patients on the ward',
+    'eat lunch in the staff room',
+    'walk home',
+    'practise the new song on the guitar',
+    'go to bed',
+  ],
+  schedule: [
+    { activity: 'get ready and walk to work', hours: 2, asleep: false },
+    { activity: 'care for patients on the ward', hours: 4, asleep: false },
+    { activity: 'eat lunch in the staff room', hours: 1, asleep: false },
+    { activity: 'care for patients on the ward', hours: 3, asleep: false },
+    { activity: 'cook and eat dinner at home', hours: 2, asleep: false },
+    { activity: 'practise the guitar', hours: 3, asleep: false },
+    { activity: 'sleep', hours: 2, asleep: true },
+  ],
+  decomposition: {
+    activity: 'care for patients on the ward',
+    startClock: '08:00',
+    minutes: 240,
+    tasks: [
+      { task: 'read the notes from the night shift', minutes: 15 },
+      { task: 'check on each patient', minutes: 60 },
+      { task: 'hand out the morning medicine', minutes: 45 },
+      { task: 'change the dressings', minutes: 60 },
+      { task: 'write up the patient notes', minutes: 30 },
+      { task: 'talk with the doctor about patients', minutes: 30 },
+    ],
+  },
+  action: {
+    now: '07:40 on Tuesday March 4, 2025',
+    task: 'walk to the clinic',
+    currentPlace: 'Elmford:Lee flat:kitchen',
+    locations: [
+      'Lee flat > kitchen > stove',
+      'Lee flat > bedroom > bed',
+      'Elmford clinic > ward > nurses desk',
+      'Elmford clinic > staff room > table',
+      'Elm Park > lawn > bench',
+    ],
+    choice: {
+      location: 'Elmford clinic > ward > nurses desk',
+      emoji: '🏥',
+      predicate: 'arrives at',
+      object: 'the clinic',
+      objectState: 'being used',
+    },
+  },
+};
+
+const ROSA: ExampleResident = {
+  who: {
+    name: 'Rosa Diaz',
+    age: 71,
+    innate: 'curious, talkative, stubborn',
+    learned: 'Rosa Diaz is a retired postwoman who keeps bees in her garden.',
+    currently: 'Rosa is worried that her bees are not making enough honey.',
+    lifestyle: 'Rosa wakes up at 7am, tends her hives in the morning and goes to bed at 9pm.',
+    dailyPlanRequirement: 'Rosa reads in the park after lunch when the weather is fine.',
+    livingArea: 'Elmford:Diaz cottage:bedroom',
+  },
+  date: 'Saturday June 7, 2025',
+  wakeHour: 7,
+  recentThoughts: ['The lavender by the gate is in flower.'],
+  dayAfterWaking: [
+    'check the beehives in the garden',
+    'cook soup for lunch',
+    'read a novel in the park',
+    'chat with the neighbours',
+    'water the lavender',
+    'go to bed early',
+  ],
+  schedule: [
+    { activity: 'make tea and eat breakfast', hours: 1, asleep: false },
+    { activity: 'check the beehives in the garden', hours: 3, asleep: false },
+    { activity: 'cook soup and eat lunch', hours: 2, asleep: false },
+    { activity: 'read a novel in the park', hours: 3, asleep: false },
+    { activity: 'chat with the neighbours', hours: 2, asleep: false },
+    { activity: 'water the lavender and eat supper', hours: 2, asleep: false },
+    { activity: 'sleep', hours: 4, asleep: true },
+  ],
+  decomposition: {
+    activity: 'check the beehives in the garden',
+    startClock: '08:00',
+    minutes: 180,
+    tasks: [
+      { task: 'put on the bee suit', minutes: 10 },
+      { task: 'light the smoker', minutes: 10 },
+      { task: 'open the first hive and look at the frames', minutes: 45 },
+      { task: 'open the second hive', minutes: 45 },
+      { task: 'write down how much honey there is', minutes: 20 },
+      { task: 'clean the tools', minutes: 20 },
+      { task: 'take off the bee suit and wash', minutes: 30 },
+    ],
+  },
+  action: {
+    now: '13:30 on Saturday June 7, 2025',
+    task: 'read a novel in the park',
+    currentPlace: 'Elmford:Diaz cottage:kitchen',
+    locations: [
+      'Diaz cottage > kitchen > stove',
+      'Diaz cottage > garden > beehive',
+      'Diaz cottage > bedroom > bed',
+      'Elm Park > lawn > bench',
+      'Elmford post office > counter',
+    ],
+    choice: {
+      location: 'Elm Park > lawn > bench',
+      emoji: '📖',
+      predicate: 'is reading',
+      object: 'a novel',
+      objectState: 'being sat on',
+    },
+  },
+};
+
+/** The worked examples, in the order they are shown. */
+export const EXAMPLE_RESIDENTS: readonly ExampleResident[] = [SAM, ROSA];
