@@ -28,6 +28,7 @@ import {
 } from './lifestylePolicy';
 import { PLAN_EXPIRY_GAME_SECONDS } from './memory';
 import { ask, recall, remember, type Mind } from './mind';
+import { placesFor } from './placeRelevance';
 import { wanderingThought } from './mindWandering';
 
 const MINUTES_PER_DAY = 1440;
@@ -478,7 +479,10 @@ export async function nextAction(agent: Agent, mind: Mind): Promise<CurrentActio
   });
 }
 
-/** Asks where and how to do `task` among the places the agent knows (one `action` call). */
+/**
+ * Asks where and how to do `task` among the places the agent knows that are most relevant to it
+ * (one `action` call; see placeRelevance.ts).
+ */
 async function chooseAction(agent: Agent, mind: Mind, task: string): Promise<ActionChoice> {
   const locations = knownLocations(agent, mind);
   if (locations.length === 0) {
@@ -494,7 +498,7 @@ async function chooseAction(agent: Agent, mind: Mind, task: string): Promise<Act
       now: mind.clock.label(mind.now),
       task,
       currentPlace: here,
-      locations,
+      locations: await placesFor(agent, mind, task, locations),
     }),
   );
 }

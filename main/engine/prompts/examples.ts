@@ -1,6 +1,6 @@
 /**
- * Two worked examples, shown to the model before its own question by the planning and action
- * prompts (few-shot turns: the question as a user message, the answer as the model's).
+ * Two worked examples, shown to the model before its own question by the planning, action and
+ * interview prompts (few-shot turns: the question as a user message, the answer as the model's).
  *
  * Why: small on-device models (SmolLM2-135M, our test model) cannot follow a written format
  * from instructions alone — asked for "a plan of 4 to 8 activities" they write dates, names
@@ -44,6 +44,7 @@ export interface ExampleResident {
       objectState: string;
     };
   };
+  interview: { now: string; memories: readonly string[]; question: string; answer: string };
 }
 
 const SAM: ExampleResident = {
@@ -108,6 +109,18 @@ const SAM: ExampleResident = {
       object: 'the clinic',
       objectState: 'being used',
     },
+  },
+  interview: {
+    now: '19:10 on Tuesday March 4, 2025',
+    memories: [
+      'The band plays at the pub on Saturday.',
+      'Sam is learning a new song for the band.',
+      'Sam cared for patients on the ward.',
+    ],
+    question: 'What are you looking forward to this week?',
+    answer:
+      'The band plays at the pub on Saturday, and I cannot wait. I am still learning the new ' +
+      'song, so I practise every evening after my shift at the clinic.',
   },
 };
 
@@ -174,6 +187,18 @@ const ROSA: ExampleResident = {
       object: 'a novel',
       objectState: 'being sat on',
     },
+  },
+  interview: {
+    now: '16:00 on Saturday June 7, 2025',
+    memories: [
+      'Rosa is worried that her bees are not making enough honey.',
+      'The lavender by the gate is in flower.',
+      'Rosa checked the beehives in the garden.',
+    ],
+    question: 'How are your bees doing?',
+    answer:
+      'I am a little worried about them. They are not making much honey this year, but the ' +
+      'lavender by the gate is in flower now, so I hope that helps them.',
   },
 };
 

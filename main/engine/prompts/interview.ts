@@ -3,9 +3,10 @@
  * memories (Park et al. 2023 §5.1 "interviewing the agents").
  */
 import { freeText, ranked } from './budget';
-import { agentSystem, type IdentityView } from './identity';
+import { EXAMPLE_RESIDENTS } from './examples';
+import { exampleSystem, residentBrief, type IdentityView } from './identity';
 import { object, words } from './jsonSchema';
-import { buildSpec, type PromptSpec } from './PromptSpec';
+import { buildSpec, bullets, type PromptSpec } from './PromptSpec';
 
 /** Longest answer, in words. */
 const ANSWER_WORDS = 40;
@@ -19,17 +20,26 @@ export function interviewPrompt(
 ): PromptSpec<{ answer: string }> {
   return buildSpec({
     fn: 'interview',
-    stable: agentSystem(
-      who,
-      'An interviewer asks you a question. Answer in the first person, in character, using ' +
-        `only what you remember, in at most ${ANSWER_WORDS} words.`,
+    stable: exampleSystem(
+      'An interviewer asks the resident a question. Answer as the resident, in the first ' +
+        `person, in character, using only what they remember, in at most ${ANSWER_WORDS} words.`,
     ),
+    examples: EXAMPLE_RESIDENTS.map(({ who: w, interview: i }) => ({
+      question: opening(w, i.now) + bullets(i.memories) + QUESTION + i.question,
+      answer: { answer: i.answer },
+    })),
     volatile: [
-      `It is ${input.now}.\nRelevant memories:\n`,
+      opening(who, input.now),
       ranked('memories', input.memories),
-      '\nQuestion: ',
+      QUESTION,
       freeText('question', input.question),
     ],
     shape,
   });
+}
+
+const QUESTION = '\nQuestion: ';
+
+function opening(who: IdentityView, now: string): string {
+  return `${residentBrief(who)}\nIt is ${now}.\nRelevant memories:\n`;
 }

@@ -10,8 +10,11 @@ import { exampleSystem, residentBrief, type IdentityView } from './identity';
 import { list, object, words } from './jsonSchema';
 import { buildSpec, bullets, type PromptSpec } from './PromptSpec';
 
-/** Longest plan item, in words. */
-const ITEM_WORDS = 8;
+/**
+ * Longest plan item, in words: roomy, because a small model does not keep to it and an item the
+ * grammar cuts short goes on in the next one ("go to the garden, visit the", ", and come back").
+ */
+const ITEM_WORDS = 12;
 
 const shape = object({ plan: list(words(ITEM_WORDS, 3), 3, 7) });
 
@@ -41,8 +44,7 @@ export function planDailyPrompt(
         'one going to bed. Take their recent thoughts into account.',
     ),
     examples: EXAMPLE_RESIDENTS.map((e) => ({
-      question:
-        opening(e.who, e.date) + bullets(e.recentThoughts) + closing(e.wakeHour),
+      question: opening(e.who, e.date) + bullets(e.recentThoughts) + closing(e.wakeHour),
       answer: { plan: e.dayAfterWaking },
     })),
     volatile: [
@@ -53,7 +55,14 @@ export function planDailyPrompt(
     shape,
     // The given first item, then the model's; an item it wrote twice counts once.
     decode: ({ plan }) => ({
-      plan: [...new Set([wakeItem(input.wakeHour), ...plan.map((p) => p.trim())])],
+      plan: [
+        ...new Set([wakeItem(input.wakeHour), ...plan.map((p) => p.trim()).filter(isActivity)]),
+      ],
     }),
   });
+}
+
+/** An item that reads as an activity: it starts with a letter and has two words at least. */
+function isActivity(item: string): boolean {
+  return /^[a-z]/i.test(item) && item.split(/\s+/).length >= 2;
 }
