@@ -94,12 +94,7 @@ test('Willow Bend on SmolLM2 and MiniLM in the studio: people walk, the inspecto
   Object.assign(seen, { items, answerText });
 });
 
-// KNOWN DEFECT (issues 12 and 13), kept as an expected failure so it cannot pass unnoticed: on
-// today's prompts SmolLM2-135M writes names, numbers and repeats as its day plan ("plan / pall /
-// pla / pla") and answers off the point. When the prompts make it write English, this test fails
-// as "passed unexpectedly": then delete the test.fail line.
 test('what SmolLM2 wrote is English: a plan of distinct items and an answer of several words', () => {
-  test.fail(true, 'known defect: SmolLM2 plans are not English with the current planning prompts');
   const { items, answerText } = seen;
   const planText = items.join('\n');
   // A daily plan of distinct items, in English; an English answer of more than a word or two.

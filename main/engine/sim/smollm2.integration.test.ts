@@ -184,11 +184,7 @@ describe.skipIf(!models || !dictionary)(
       expect(reserved.length, 'model answers served again from the log').toBeGreaterThan(0);
     });
 
-    // KNOWN DEFECT (issues 12 and 13), kept as an expected failure so it cannot pass unnoticed:
-    // on today's planning prompts SmolLM2-135M writes names and numbers as its plan ("Tobias /
-    // Mensah / Fernhall Dorm"), sleeps through the morning and so stays in its room. When the
-    // prompts make it plan in English, these fail as "passed unexpectedly": make them \`it\` again.
-    it.fails('every resident wakes and has a daily plan of English activities', () => {
+    it('every resident wakes and has a daily plan of English activities', () => {
       const final = readCheckpoint(dir, total).state;
       const residents = scenario.personas.map((persona) => {
         const plan = final.agents.find((a) => a.id === persona.id)!.dailyPlan;
@@ -219,7 +215,7 @@ describe.skipIf(!models || !dictionary)(
       }
     });
 
-    it.fails('every resident spends time in at least two different rooms', () => {
+    it('every resident spends time in at least two different rooms', () => {
       const world = TileWorld.fromScenario(scenario);
       const start = readCheckpoint(dir, 0).state;
       for (const persona of scenario.personas) {
