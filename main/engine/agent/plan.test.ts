@@ -81,8 +81,8 @@ describe('planning', () => {
     }
     const decompositions = h.model.callsOf('plan.decompose');
     expect(decompositions).toHaveLength(1);
-    expect(decompositions[0].messages[1].content).toContain(
-      'From 11:00, for 240 minutes, you are: lunch and errands.',
+    expect(decompositions[0].messages.at(-1)?.content).toContain(
+      'From 11:00, for 240 minutes, you lunch and errands.',
     );
     // The model's four 15-minute tasks are stretched over the block in proportion.
     expect(ada.tasks.map((t) => [t.task, t.startMinute, t.minutes])).toEqual([
@@ -153,6 +153,9 @@ describe('planning', () => {
       'plan.hourly',
     ]);
     expect(ada.identity.currently).toBe('Busy preparing for the spring fair.');
-    expect(h.model.calls[1].messages[0].content).toContain('Busy preparing for the spring fair.');
+    // The revised identity is what the first planning question describes.
+    expect(h.model.calls[1].messages.at(-1)?.content).toContain(
+      'Busy preparing for the spring fair.',
+    );
   });
 });
