@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { actionPrompt } from './action';
 import { EXAMPLE_RESIDENTS, type ExampleResident } from './examples';
+import { interviewPrompt } from './interview';
 import { planDailyPrompt } from './planDaily';
 import { planDecomposePrompt } from './planDecompose';
 import { planHourlyPrompt } from './planHourly';
@@ -55,6 +56,15 @@ const prompts: [string, (e: ExampleResident) => PromptSpec<unknown>][] = [
         task: e.action.task,
         currentPlace: e.action.currentPlace,
         locations: e.action.locations,
+      }),
+  ],
+  [
+    'interview',
+    (e) =>
+      interviewPrompt(e.who, {
+        now: e.interview.now,
+        question: e.interview.question,
+        memories: e.interview.memories,
       }),
   ],
 ];
