@@ -103,7 +103,13 @@ describe('run conditions from flags', () => {
 describe('a short real run with the cost layer on (generated tiny models)', () => {
   it('stores the conditions in run.json, prints them, and logs policy decisions', async () => {
     const town = path.join(dir(), 'town');
-    await writeScenarioFolder(buildTestScenario({ secondsPerStep: 90 }), town, new Map());
+    // Starts at the hour the tiny model wakes everyone (8, of the 6–8 the lifestyle allows), so
+    // the first two steps fall in its short schedule's first block, which is decomposed.
+    await writeScenarioFolder(
+      buildTestScenario({ secondsPerStep: 90, startTime: '2023-02-13T08:00:00' }),
+      town,
+      new Map(),
+    );
     const out = path.join(dir(), 'runs', 'r1');
     const r = await cli(
       'run',

@@ -206,7 +206,7 @@ describe("the paper's ablations (Park et al. §6): what interviews may draw on",
       expect(memories).toHaveLength(
         ada.memory.nodes.filter((m) => types.includes(memoryType(m))).length,
       );
-      const prompt = h.model.callsOf('interview')[0].messages[1].content;
+      const prompt = h.model.callsOf('interview')[0].messages.at(-1)!.content;
       for (const m of ada.memory.nodes) {
         expect(prompt.includes(m.description), m.description).toBe(types.includes(memoryType(m)));
       }

@@ -11,7 +11,7 @@ describe('interventions on a mind', () => {
     const { answer, memories } = await interview(ada, h.mind(3600), 'What are you up to?', false);
     expect(answer).toBe('I am getting ready for the spring fair.');
     expect(memories.length).toBeGreaterThan(0);
-    expect(h.model.calls[0].messages[1].content).toContain(memories[0].description);
+    expect(h.model.calls[0].messages.at(-1)?.content).toContain(memories[0].description);
     expect(ada.toSnapshot()).toEqual(before);
 
     await interview(ada, h.mind(3600), 'What are you up to?', true);
@@ -35,8 +35,8 @@ describe('interventions on a mind', () => {
     await replanRestOfDay(cy, h.mind(3 * 3600));
     const [hourly] = h.model.calls;
     expect(hourly.fn).toBe('plan.hourly');
-    expect(hourly.messages[1].content).toContain('I should organise a picnic in the park');
-    expect(hourly.messages[1].content).toContain('starts at 13:00');
+    expect(hourly.messages.at(-1)?.content).toContain('I should organise a picnic in the park');
+    expect(hourly.messages.at(-1)?.content).toContain('starts at 13:00');
     // Blocks before 13:00 stay (the one running then is cut); the new schedule starts at 13:00.
     expect(cy.schedule[2]).toMatchObject({
       activity: 'lunch and errands',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { wakeItem } from '../prompts/planDaily';
 import { enumOf } from '../testing/ScriptedModel';
 import { harness } from '../testing/harness';
 import { buildTestScenario } from '../testing/testTown';
@@ -8,6 +9,7 @@ import {
   knownLocations,
   layoutSchedule,
   layoutTasks,
+  mergeRepeats,
   nextAction,
   planNewDay,
   SLEEP_ACTIVITY,
@@ -31,6 +33,73 @@ describe('planning', () => {
     expect(ada.memory.latest(['plan'], 1)[0].description).toMatch(
       /^This is Ada Lin's plan for Monday/,
     );
+    // The day plan opens with the item the prompt gave, at the hour Ada wakes; the schedule is
+    // asked for that plan.
+    expect(ada.dailyPlan).toEqual([
+      wakeItem(7),
+      'wake up and wash',
+      'work at the cafe',
+      'have lunch',
+      'meet friends',
+      'go to bed',
+    ]);
+    expect(h.model.calls[2].messages.at(-1)?.content).toContain(
+      `Your plan for today: ${ada.dailyPlan.join('; ')}.`,
+    );
+  });
+
+  it('makes a run of the same activity one block, up to the longest block', () => {
+    const block = (activity: string, hours: number, asleep = false) => ({
+      activity,
+      hours,
+      asleep,
+    });
+    const laid = layoutSchedule(
+      [],
+      [
+        block('visit the library archives', 2),
+        block('Visit the library archives ', 1),
+        block('eat lunch', 1),
+        block('read', 2),
+        block('read', 2),
+        block('read', 2),
+        block('sleep', 1, true),
+        block('sleep', 1, false),
+      ],
+      8 * 60,
+    );
+    expect(laid.map((b) => [b.activity, b.startMinute, b.minutes, b.asleep])).toEqual([
+      [SLEEP_ACTIVITY, 0, 480, true],
+      ['visit the library archives', 480, 180, false],
+      ['eat lunch', 660, 60, false],
+      // 4 hours at most (MAX_BLOCK_HOURS): the third "read" starts a block of its own.
+      ['read', 720, 240, false],
+      ['read', 960, 120, false],
+      // Asleep and awake do not merge.
+      ['sleep', 1080, 60, true],
+      ['sleep', 1140, 60, false],
+      [SLEEP_ACTIVITY, 1200, 240, true],
+    ]);
+  });
+
+  it('makes a run of the same task one task; the same task later stays apart', () => {
+    const tasks = [
+      { task: 'serve customers', minutes: 15 },
+      { task: 'serve customers', minutes: 15 },
+      { task: 'wash cups', minutes: 15 },
+      { task: 'serve customers', minutes: 15 },
+    ];
+    expect(mergeRepeats(tasks, 'task', 'minutes')).toEqual([
+      { task: 'serve customers', minutes: 30 },
+      { task: 'wash cups', minutes: 15 },
+      { task: 'serve customers', minutes: 15 },
+    ]);
+    expect(tasks).toHaveLength(4); // the input is left as it was
+    expect(layoutTasks(tasks, 600, 60).map((t) => [t.task, t.startMinute, t.minutes])).toEqual([
+      ['serve customers', 600, 30],
+      ['wash cups', 630, 15],
+      ['serve customers', 645, 15],
+    ]);
   });
 
   it('cuts a schedule at midnight', () => {
@@ -81,8 +150,8 @@ describe('planning', () => {
     }
     const decompositions = h.model.callsOf('plan.decompose');
     expect(decompositions).toHaveLength(1);
-    expect(decompositions[0].messages[1].content).toContain(
-      'From 11:00, for 240 minutes, you are: lunch and errands.',
+    expect(decompositions[0].messages.at(-1)?.content).toContain(
+      'From 11:00, for 240 minutes, you lunch and errands.',
     );
     // The model's four 15-minute tasks are stretched over the block in proportion.
     expect(ada.tasks.map((t) => [t.task, t.startMinute, t.minutes])).toEqual([
@@ -153,6 +222,9 @@ describe('planning', () => {
       'plan.hourly',
     ]);
     expect(ada.identity.currently).toBe('Busy preparing for the spring fair.');
-    expect(h.model.calls[1].messages[0].content).toContain('Busy preparing for the spring fair.');
+    // The revised identity is what the first planning question describes.
+    expect(h.model.calls[1].messages.at(-1)?.content).toContain(
+      'Busy preparing for the spring fair.',
+    );
   });
 });

@@ -75,7 +75,7 @@ const SAM: ExampleResident = {
     { activity: 'eat lunch in the staff room', hours: 1, asleep: false },
     { activity: 'care for patients on the ward', hours: 3, asleep: false },
     { activity: 'cook and eat dinner at home', hours: 2, asleep: false },
-    { activity: 'practise the guitar', hours: 3, asleep: false },
+    { activity: 'practise the guitar', hours: 4, asleep: false },
     { activity: 'sleep', hours: 2, asleep: true },
   ],
   decomposition: {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { agentDetailSchema } from '../../../common/api/runs';
 import { runConditionsSchema } from '../../../common/runs/conditions';
 import { MAX_RETRIEVAL_TRACES } from '../agent/Agent';
+import { wakeItem } from '../prompts/planDaily';
 import { HashEmbedder, ScriptedModel } from '../testing/ScriptedModel';
 import { buildTestScenario } from '../testing/testTown';
 import { townScript } from '../testing/townScript';
@@ -24,7 +25,9 @@ describe('agentDetail', () => {
     expect(detail).toMatchObject({ id: 'ada', name: 'Ada Lin', resident: false });
     expect(detail.frame).toMatchObject({ id: 'ada', name: 'Ada Lin' });
     expect(detail.location).toBe('Town:cafe:kitchen');
-    expect(detail.dailyPlan).toHaveLength(5);
+    // The given first item at the hour Ada woke, then the five the model wrote.
+    expect(detail.dailyPlan).toHaveLength(6);
+    expect(detail.dailyPlan[0]).toBe(wakeItem(7));
 
     // 30 steps of 60 s from 10:00: it is 10:30. Sleep 00:00–07:00 and the 07:00–11:00 block
     // are not done; nothing after is; tasks before 10:30 are.

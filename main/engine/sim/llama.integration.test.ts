@@ -45,9 +45,11 @@ describe('a three-agent town on the real llama and transformers providers', () =
     tiny = await loadTinyModels({ sequences: 3 });
     ({ model, embedder } = tiny);
     runDir = mkdtempSync(path.join(os.tmpdir(), 'sim-llama-'));
-    // A low threshold so the hour includes reflections.
+    // A low threshold so the hour includes reflections. The hour starts at 08:00: the random
+    // weights wake everyone at 8 (of the 6–8 their lifestyle allows) and write a two-hour day,
+    // so the hour is one the agents spend awake.
     live = await Simulation.create(
-      buildTestScenario({ reflectionThreshold: 10 }),
+      buildTestScenario({ reflectionThreshold: 10, startTime: '2023-02-13T08:00:00' }),
       runDir,
       {
         model,
@@ -67,7 +69,7 @@ describe('a three-agent town on the real llama and transformers providers', () =
     const { events } = EventLog.read(path.join(runDir, 'events.ndjson'));
     const steps = events.filter((e) => e.type === 'step');
     expect(steps).toHaveLength(STEPS);
-    expect(steps[0]).toMatchObject({ clock: 'Monday February 13, 2023, 10:00' });
+    expect(steps[0]).toMatchObject({ clock: 'Monday February 13, 2023, 08:00' });
     const fns = new Set(events.filter((e) => e.type === 'llm').map((e) => e.fn));
     for (const fn of ['importance', 'plan.wake', 'plan.daily', 'plan.hourly', 'whisper']) {
       expect(fns).toContain(fn);

@@ -34,8 +34,10 @@ describe('run view hooks on the real llama and transformers providers', () => {
   beforeAll(async () => {
     tiny = await loadTinyModels({ sequences: 3 });
     ({ model, embedder } = tiny);
+    // From 08:00: the random weights wake everyone at 8 and write a two-hour day, so the agents
+    // are awake to be talked to.
     sim = await Simulation.create(
-      buildTestScenario(),
+      buildTestScenario({ startTime: '2023-02-13T08:00:00' }),
       mkdtempSync(path.join(os.tmpdir(), 'runview-llama-')),
       { model, embedder },
       { snapshotEverySteps: 4 },

@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { actionPrompt } from './action';
+import { EXAMPLE_RESIDENTS, type ExampleResident } from './examples';
+import { interviewPrompt } from './interview';
+import { planDailyPrompt } from './planDaily';
+import { planDecomposePrompt } from './planDecompose';
+import { planHourlyPrompt } from './planHourly';
+import { planWakePrompt } from './planWake';
+import type { FittedPrompt, PromptSpec } from './PromptSpec';
+import type { TokenProfile } from './tokenProfile';
+
+const roomy: TokenProfile = {
+  contextTokens: 8192,
+  textTokensPerChar: 0.25,
+  jsonTokensPerChar: 0.35,
+  templateTokens: 8,
+};
+
+/** The daily plan an example resident's plan.daily answer decodes to. */
+function dailyPlanOf(e: ExampleResident): string[] {
+  const fitted = dailyPrompt(e).fit(roomy);
+  return fitted.decode(fitted.validator.parse({ plan: e.dayAfterWaking })).plan;
+}
+
+function dailyPrompt(e: ExampleResident) {
+  return planDailyPrompt(e.who, {
+    date: e.date,
+    wakeHour: e.wakeHour,
+    recentThoughts: e.recentThoughts,
+  });
+}
+
+/** Each prompt that shows the examples, asked for an example resident in their own terms. */
+const prompts: [string, (e: ExampleResident) => PromptSpec<unknown>][] = [
+  ['plan.wake', (e) => planWakePrompt(e.who, e.date)],
+  ['plan.daily', dailyPrompt],
+  [
+    'plan.hourly',
+    (e) =>
+      planHourlyPrompt(e.who, {
+        date: e.date,
+        fromHour: e.wakeHour,
+        dailyPlan: dailyPlanOf(e),
+        recentThoughts: e.recentThoughts,
+      }),
+  ],
+  [
+    'plan.decompose',
+    (e) => planDecomposePrompt(e.who, { date: e.date, ...e.decomposition, context: '' }),
+  ],
+  [
+    'action',
+    (e) =>
+      actionPrompt(e.who, {
+        now: e.action.now,
+        task: e.action.task,
+        currentPlace: e.action.currentPlace,
+        locations: e.action.locations,
+      }),
+  ],
+  [
+    'interview',
+    (e) =>
+      interviewPrompt(e.who, {
+        now: e.interview.now,
+        question: e.interview.question,
+        memories: e.interview.memories,
+      }),
+  ],
+];
+
+/** The examples a fitted prompt shows, as (question, answer) pairs. */
+function shownExamples(fitted: FittedPrompt<unknown>): { question: string; answer: string }[] {
+  const turns = fitted.messages.slice(1, -1);
+  const out = [];
+  for (let i = 0; i < turns.length; i += 2) {
+    expect([turns[i].role, turns[i + 1].role]).toEqual(['user', 'assistant']);
+    out.push({ question: turns[i].content, answer: turns[i + 1].content });
+  }
+  return out;
+}
+
+describe('worked examples', () => {
+  it.each(prompts)(
+    '%s: each example is the question its resident would be asked, answered within the schema',
+    (_, build) => {
+      for (const [i, e] of EXAMPLE_RESIDENTS.entries()) {
+        const fitted = build(e).fit(roomy);
+        const shown = shownExamples(fitted);
+        expect(shown).toHaveLength(EXAMPLE_RESIDENTS.length);
+        // Written in exactly the form the real question takes.
+        expect(shown[i].question).toBe(fitted.messages.at(-1)?.content);
+        // The answer passes the validator of that resident's own prompt (enums of the places
+        // listed, the wake hours their lifestyle allows), and is written in the schema's key
+        // order with no key the schema lacks — the order a constrained model writes.
+        const parsed = fitted.validator.parse(JSON.parse(shown[i].answer));
+        expect(JSON.stringify(parsed)).toBe(shown[i].answer);
+      }
+    },
+  );
+
+  it('each example answer does what the instructions ask', () => {
+    for (const e of EXAMPLE_RESIDENTS) {
+      // plan.daily: the given first item, then theirs, the last one going to bed.
+      const plan = dailyPlanOf(e);
+      expect(plan[0]).toBe(`wake up and complete the morning routine at ${e.wakeHour}:00`);
+      expect(plan.slice(1)).toEqual(e.dayAfterWaking);
+      expect(plan.at(-1)).toMatch(/\bbed\b/);
+      // plan.hourly: from the wake hour until midnight, ending with sleep.
+      const hours = e.schedule.reduce((n, b) => n + b.hours, 0);
+      expect(e.wakeHour + hours, `${e.who.name}'s schedule`).toBe(24);
+      expect(e.schedule.at(-1)?.asleep).toBe(true);
+      expect(e.schedule.slice(0, -1).every((b) => !b.asleep)).toBe(true);
+      // plan.decompose: a block of their own schedule, at its start, filled by the tasks.
+      const { decomposition: d } = e;
+      const starts = e.schedule.map(
+        (_, k) => e.wakeHour + e.schedule.slice(0, k).reduce((n, b) => n + b.hours, 0),
+      );
+      const k = e.schedule.findIndex(
+        (b, j) => b.activity === d.activity && starts[j] === Number(d.startClock.slice(0, 2)),
+      );
+      expect(k, `${e.who.name}'s decomposed block`).toBeGreaterThanOrEqual(0);
+      expect(d.minutes).toBe(e.schedule[k].hours * 60);
+      expect(d.tasks.reduce((n, t) => n + t.minutes, 0)).toBe(d.minutes);
+      // action: the current area's places are listed first.
+      const here = e.action.currentPlace.split(':').slice(1).join(' > ');
+      expect(e.action.locations[0].startsWith(here)).toBe(true);
+    }
+  });
+
+  it('the two residents differ in what they do, so the model copies the form, not the content', () => {
+    const [a, b] = EXAMPLE_RESIDENTS;
+    const shared = a.dayAfterWaking.filter((item) => b.dayAfterWaking.includes(item));
+    expect(shared).toEqual([]);
+    expect(a.schedule.map((s) => s.activity)).not.toEqual(b.schedule.map((s) => s.activity));
+    expect(a.action.choice.location).not.toBe(b.action.choice.location);
+  });
+});
