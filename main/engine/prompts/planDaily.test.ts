@@ -56,4 +56,16 @@ describe('plan.daily', () => {
     expect(() => fitted.validator.parse({ plan: eight })).toThrow();
     expect(decoded(eight.slice(0, 7))).toHaveLength(8);
   });
+
+  it('drops items that are not activities: fragments, single words and lists of clock times', () => {
+    expect(
+      decoded([
+        'open the cafe at 7:30am, serve breakfast',
+        ', and come back',
+        'lunch',
+        'go to bed at night; 4pm the next day; 5pm 12pm; 6pm 15pm',
+        'go to bed',
+      ]),
+    ).toEqual([wakeItem(6), 'open the cafe at 7:30am, serve breakfast', 'go to bed']);
+  });
 });

@@ -62,7 +62,12 @@ export function planDailyPrompt(
   });
 }
 
-/** An item that reads as an activity: it starts with a letter and has two words at least. */
+/**
+ * An item that reads as an activity: it starts with a letter, has two words at least, and most
+ * of its words are words (SmolLM2-135M sometimes lists clock times: "4pm the next day; 5pm 12pm").
+ */
 function isActivity(item: string): boolean {
-  return /^[a-z]/i.test(item) && item.split(/\s+/).length >= 2;
+  const tokens = item.split(/\s+/);
+  const plain = tokens.filter((t) => /^[a-z]+[,.;:!?]?$/i.test(t)).length;
+  return /^[a-z]/i.test(item) && tokens.length >= 2 && plain * 3 >= tokens.length * 2;
 }
