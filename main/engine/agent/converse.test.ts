@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { harness } from '../testing/harness';
-import { CHAT_COOLDOWN_GAME_SECONDS, conversationSeconds, converse } from './converse';
+import {
+  CHAT_COOLDOWN_GAME_SECONDS,
+  conversationSeconds,
+  converse,
+  repeatsEarlier,
+} from './converse';
 import { observe } from './observe';
 import { nextAction, planNewDay } from './plan';
 import { canEngage, decideReaction, startWaiting } from './react';
@@ -39,9 +44,11 @@ describe('reacting and conversing', () => {
     expect(conversationSeconds(chat.transcript)).toBe(60);
     const turns = h.model.callsOf('converse.turn');
     expect(turns.map((c) => c.agentId)).toEqual(['ada', 'bo', 'ada', 'bo']);
-    expect(turns[3].messages[1].content).toContain('Ada Lin: line 3 about the spring fair');
+    expect(turns[3].messages.at(-1)!.content).toContain('Ada Lin: line 3 about the spring fair');
     // Each turn sees what the partner is doing and retrieves on the last lines spoken.
-    expect(turns[0].messages[1].content).toContain('You are talking with Bo Park, who is prepare');
+    expect(turns[0].messages.at(-1)!.content).toContain(
+      'You are talking with Bo Park, who is prepare',
+    );
     expect(bo.retrievals.map((r) => r.query)).toContain(
       [
         'Ada Lin: line 1 about the spring fair',
@@ -92,9 +99,49 @@ describe('reacting and conversing', () => {
     // The next conversation's turns are told about this one.
     h.model.calls.length = 0;
     await converse(ada, bo, h.mind(9000));
-    expect(h.model.callsOf('converse.turn')[0].messages[1].content).toContain(
+    expect(h.model.callsOf('converse.turn')[0].messages.at(-1)!.content).toContain(
       'Your earlier conversations with Bo Park:\n- Monday February 13, 2023, 10:00: Ada Lin and Bo Park conversed about the spring fair',
     );
+  });
+
+  it('a line that echoes an earlier one is asked again for new words, and a second echo ends the chat', async () => {
+    // Bo answers Ada's first line with her own words back, as SmolLM2-135M does.
+    const echo = 'I am afraid the pond bank will collapse if they cut the old willow';
+    const lines: Record<string, string[]> = {
+      ada: [echo, 'Shall we go to the council meeting together then'],
+      bo: [`Yes, ${echo}`, 'That sounds like a good plan to me', `Well, ${echo}`, echo],
+    };
+    const h = await harness({
+      'converse.turn': (req) => ({ utterance: lines[req.agentId!].shift(), end: false }),
+    });
+    const { ada, bo } = h.agents;
+    for (const a of [ada, bo]) {
+      await planNewDay(a, h.mind());
+      a.action = await nextAction(a, h.mind());
+    }
+    h.model.calls.length = 0;
+    const chat = await converse(ada, bo, h.mind());
+    // Bo's echo is not said: asked again, in other words and more freely, he answers.
+    expect(chat.transcript).toEqual([
+      `Ada Lin: ${echo}`,
+      'Bo Park: That sounds like a good plan to me',
+      'Ada Lin: Shall we go to the council meeting together then',
+    ]);
+    expect(chat.endedBy).toBe('repeat');
+    const turns = h.model.callsOf('converse.turn');
+    expect(turns.map((c) => c.agentId)).toEqual(['ada', 'bo', 'bo', 'ada', 'bo', 'bo']);
+    expect(turns[2].messages.at(-1)!.content).toMatch(/in new words \(do not repeat a line/);
+    expect(turns[2].temperature).toBeGreaterThan(turns[1].temperature);
+    expect(turns[1].messages.at(-1)!.content).not.toMatch(/in new words/);
+  });
+
+  it('an answer that takes up a phrase of the last line is not a repeat', () => {
+    const said = ['Ada Lin: Are you going to the spring fair?'];
+    expect(repeatsEarlier('Yes, I am going to the spring fair tomorrow', said)).toBe(false);
+    expect(
+      repeatsEarlier('I am going to the spring fair?', ['Ada Lin: I am going to the spring fair']),
+    ).toBe(true);
+    expect(repeatsEarlier('Yes!', said)).toBe(false);
   });
 
   it('a chat starting mid-minute lasts to the end of its task, so the chat is not taken up again as an action', async () => {

@@ -54,9 +54,10 @@ export interface Conversation {
   endsAt: number;
   /**
    * Who ended it: a speaker set "end" ("model"), or the line limit ran out ("cap"). Absent in
-   * older logs and for a resident's exchanges, which the user ends by walking away.
+   * older logs and for a resident's exchanges, which the user ends by walking away. "repeat":
+   * a speaker, asked twice, only said again what had been said (see {@link repeatsEarlier}).
    */
-  endedBy?: 'model' | 'cap';
+  endedBy?: 'model' | 'cap' | 'repeat';
 }
 
 /**
@@ -136,17 +137,24 @@ export async function converse(a: Agent, b: Agent, mind: Mind): Promise<Conversa
       transcript,
       social?.get(speaker.id) ?? null,
     );
-    const turn = await ask(
-      mind,
-      speaker,
-      converseTurnPrompt(speaker.identity, {
-        now: mind.clock.label(mind.now),
-        place,
-        partnerName: listener.name,
-        transcript,
-        ...context,
-      }),
-    );
+    const question = {
+      now: mind.clock.label(mind.now),
+      place,
+      partnerName: listener.name,
+      transcript,
+      ...context,
+    };
+    let turn = await ask(mind, speaker, converseTurnPrompt(speaker.identity, question));
+    // A small model echoes its partner's last line back (SmolLM2-135M did, line after line, to
+    // the cap): asked once more for new words, and if it still repeats, the chat has run dry.
+    if (repeatsEarlier(turn.utterance, transcript)) {
+      const again = { ...question, sayNew: true };
+      turn = await ask(mind, speaker, converseTurnPrompt(speaker.identity, again));
+      if (repeatsEarlier(turn.utterance, transcript)) {
+        endedBy = 'repeat';
+        break;
+      }
+    }
     transcript.push(`${speaker.name}: ${turn.utterance}`);
     if (turn.end) {
       endedBy = 'model';
@@ -175,6 +183,29 @@ export async function converse(a: Agent, b: Agent, mind: Mind): Promise<Conversa
   }
   meetHalfway(a, b, mind.world);
   return conversation;
+}
+
+/** Share of a line's word triples found in one earlier line above which it is a repeat. */
+export const REPEAT_SHARE = 0.5;
+
+/**
+ * True when more than half of `utterance`'s runs of three words appear in a single earlier line
+ * of `transcript` ("Name: words"): said again, not answered. Runs of three, so a line that
+ * takes up a phrase of the last one ("Yes, I am going to the spring fair tomorrow" after "Are
+ * you going to the spring fair?") is an answer, not a repeat.
+ */
+export function repeatsEarlier(utterance: string, transcript: readonly string[]): boolean {
+  const runs = wordTriples(utterance);
+  if (runs.length === 0) return false;
+  return transcript.some((line) => {
+    const earlier = new Set(wordTriples(line.slice(line.indexOf(':') + 1)));
+    return runs.filter((r) => earlier.has(r)).length > REPEAT_SHARE * runs.length;
+  });
+}
+
+function wordTriples(text: string): string[] {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+  return words.slice(2).map((w, i) => `${words[i]} ${words[i + 1]} ${w}`);
 }
 
 /**

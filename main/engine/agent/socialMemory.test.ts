@@ -40,10 +40,10 @@ describe('social memory', () => {
     const turns = h.model.callsOf('converse.turn');
     expect(turns.length).toBeGreaterThan(1);
     for (const turn of turns) {
-      expect(turn.messages[1].content).not.toContain('What you remember about');
-      expect(turn.messages[1].content).toContain('What has happened between you: Old friends');
+      expect(turn.messages.at(-1)!.content).not.toContain('What you remember about');
+      expect(turn.messages.at(-1)!.content).toContain('What has happened between you: Old friends');
     }
-    expect(turns[0].messages[1].content).toContain(
+    expect(turns[0].messages.at(-1)!.content).toContain(
       'Your relationship with Bo Park: unknown; you feel: unknown.',
     );
     // One relationship update per participant after the chat.
@@ -69,7 +69,7 @@ describe('social memory', () => {
     // The next conversation reads the updated relationship.
     ada.chatCooldownUntil = {};
     await converse(ada, bo, h.mind(20_000, { conditions: social }));
-    expect(h.model.callsOf('converse.turn').at(-2)!.messages[1].content).toContain(
+    expect(h.model.callsOf('converse.turn').at(-2)!.messages.at(-1)!.content).toContain(
       'Your relationship with Bo Park: close friends; you feel: warm.',
     );
   });
@@ -81,7 +81,7 @@ describe('social memory', () => {
     await converse(h.agents.ada, h.agents.bo, h.mind(0));
     expect(h.model.callsOf('social.summary')).toHaveLength(0);
     expect(h.model.callsOf('social.update')).toHaveLength(0);
-    expect(h.model.callsOf('converse.turn')[0].messages[1].content).toContain('What you remember:');
+    expect(h.model.callsOf('converse.turn')[0].messages.at(-1)!.content).toContain('What you remember:');
     expect(h.agents.ada.costLayer.social).toEqual({});
   });
 
@@ -107,7 +107,7 @@ describe('social memory', () => {
     const turns = h.model.callsOf('converse.turn').filter((c) => c.agentId === 'ada');
     // Ada's second line retrieves on "… line 1/2 about the spring fair": stall plans the
     // summary does not cover come in beside it.
-    const prompt = turns[1].messages[1].content;
+    const prompt = turns[1].messages.at(-1)!.content;
     expect(prompt).toContain('What has happened between you: Old friends.');
     expect(prompt).toMatch(/Also on your mind:\n- Ada Lin plans stall \d+ for the spring fair/);
     const shown = ada.memory.nodes.filter((m) => prompt.includes(`- ${m.description}\n`));

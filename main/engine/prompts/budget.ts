@@ -9,7 +9,7 @@
  * character), not counted by the model, so the same prompts come out when a run is replayed
  * without its model.
  */
-import type { TokenProfile } from './tokenProfile';
+import { UNMEASURED_PROFILE, type TokenProfile } from './tokenProfile';
 
 /** Margin over the measured tokens per character for prompt text. */
 const PROMPT_MARGIN = 1.05;
@@ -213,6 +213,11 @@ export function fitParts(
     tokens: Math.max(used, cost(text)),
     neededTokens,
   };
+}
+
+/** `parts` rendered whole, every item of every list and no text cut: a worked example's question. */
+export function wholeText(parts: readonly Part[]): string {
+  return fitParts(parts, UNMEASURED_PROFILE, null).text;
 }
 
 /** Kept indices in display order. */

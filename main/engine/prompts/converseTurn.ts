@@ -2,8 +2,9 @@
  * `converse.turn`: the next line of a conversation and whether it ends here (Park et al. 2023
  * §4.3.1; reverie `agent_chat_v2` generates one utterance per call with an end flag).
  */
-import { ranked, recent, type Part } from './budget';
-import { agentSystem, type IdentityView } from './identity';
+import { ranked, recent, wholeText, type Part } from './budget';
+import { EXAMPLE_RESIDENTS } from './examples';
+import { exampleSystem, residentBrief, type IdentityView } from './identity';
 import { bool, object, words } from './jsonSchema';
 import { buildSpec, type PromptSpec } from './PromptSpec';
 
@@ -20,60 +21,87 @@ export interface SocialView {
   summary: string;
 }
 
+/** Sampling temperature of a turn asked again after it repeated an earlier line. */
+export const SAY_NEW_TEMPERATURE = 1;
+
+/** What a turn is asked from: the moment, the partner, what the speaker recalls, the lines so far. */
+export interface TurnInput {
+  now: string;
+  place: string;
+  partnerName: string;
+  /** What the partner is doing now ("… is <partnerActivity>"). */
+  partnerActivity: string;
+  /** Earlier conversations with the partner, "<when>: <what>", newest first. */
+  earlierChats: readonly string[];
+  memories: readonly string[];
+  transcript: readonly string[];
+  social?: SocialView;
+  /** Asked again after a line that repeated an earlier one (agent/converse.ts): say so. */
+  sayNew?: boolean;
+}
+
 /**
  * Builds the next-utterance prompt; `transcript` lines are "Name: words". `memories` are what
  * the speaker retrieved for this line; with `social` (the cost layer's social memory) they are
- * the new events beyond the relationship, feeling and summary shown with them.
+ * the new events beyond the relationship, feeling and summary shown with them. Two worked
+ * examples (the example residents' chat in the park: an opening line and a closing one) come
+ * first, as in the planning prompts: SmolLM2-135M, asked without them, wrote dates as its
+ * lines ("yesterday was Monday, April 15, 2024").
  */
 export function converseTurnPrompt(
   who: IdentityView,
-  input: {
-    now: string;
-    place: string;
-    partnerName: string;
-    /** What the partner is doing now ("… is <partnerActivity>"). */
-    partnerActivity: string;
-    /** Earlier conversations with the partner, "<when>: <what>", newest first. */
-    earlierChats: readonly string[];
-    memories: readonly string[];
-    transcript: readonly string[];
-    social?: SocialView;
-  },
+  input: TurnInput,
 ): PromptSpec<{ utterance: string; end: boolean }> {
-  const partner = input.partnerName;
   return buildSpec({
     fn: 'converse.turn',
-    stable: agentSystem(
-      who,
-      `You are in a conversation. Say your next line, in character, in at most ` +
-        `${UTTERANCE_WORDS} words, and set "end" to true when the conversation should finish ` +
-        'after it.',
+    stable: exampleSystem(
+      'Two residents are in a conversation. Say the next line of the one you are asked, in ' +
+        `character, in at most ${UTTERANCE_WORDS} words, and set "end" to true when the ` +
+        'conversation should finish after it.',
     ),
-    volatile: [
-      `It is ${input.now}, in ${input.place}. You are talking with ${partner}, who is ` +
-        `${input.partnerActivity}.\n`,
-      ...(input.earlierChats.length
-        ? [
-            `Your earlier conversations with ${partner}:\n`,
-            ranked('earlier chats', input.earlierChats, { priority: 2 }),
-            '\n',
-          ]
-        : []),
-      ...(input.social
-        ? [
-            `Your relationship with ${partner}: ${input.social.relationship}; you feel: ` +
-              `${input.social.feeling}.\nWhat has happened between you: ${input.social.summary}\n`,
-            ...(input.memories.length
-              ? ['Also on your mind:\n', ranked('memories', input.memories, { priority: 1 }), '\n']
-              : []),
-          ]
-        : ['What you remember:\n', ranked('memories', input.memories, { priority: 1 }), '\n']),
-      // The conversation itself comes first when the context is short.
-      'Conversation so far:\n',
-      ...((input.transcript.length
-        ? [recent('transcript', input.transcript, { min: 1, style: 'line' })]
-        : ['(you speak first)']) satisfies Part[]),
-    ],
+    // The example chat's lines in the order they were said, each asked of its speaker.
+    examples: EXAMPLE_RESIDENTS.flatMap(({ who: w, chatTurns }) => chatTurns.map((t) => ({ w, t })))
+      .sort((x, y) => x.t.transcript.length - y.t.transcript.length)
+      .map(({ w, t }) => ({
+        question: wholeText(turnQuestion(w, { ...t, earlierChats: [] })),
+        answer: t.line,
+      })),
+    volatile: turnQuestion(who, input),
     shape,
+    // Asked again after a repeat: sampled more freely, so the answer can leave the rut.
+    ...(input.sayNew ? { temperature: SAY_NEW_TEMPERATURE } : {}),
   });
+}
+
+/** The question's parts, for the resident and for the worked examples alike. */
+function turnQuestion(who: IdentityView, input: TurnInput): Part[] {
+  const partner = input.partnerName;
+  return [
+    `${residentBrief(who)}\nIt is ${input.now}, in ${input.place}. You are talking with ` +
+      `${partner}, who is ${input.partnerActivity}.\n`,
+    ...(input.earlierChats.length
+      ? [
+          `Your earlier conversations with ${partner}:\n`,
+          ranked('earlier chats', input.earlierChats, { priority: 2 }),
+          '\n',
+        ]
+      : []),
+    ...(input.social
+      ? [
+          `Your relationship with ${partner}: ${input.social.relationship}; you feel: ` +
+            `${input.social.feeling}.\nWhat has happened between you: ${input.social.summary}\n`,
+          ...(input.memories.length
+            ? ['Also on your mind:\n', ranked('memories', input.memories, { priority: 1 }), '\n']
+            : []),
+        ]
+      : ['What you remember:\n', ranked('memories', input.memories, { priority: 1 }), '\n']),
+    // The conversation itself comes first when the context is short.
+    'Conversation so far:\n',
+    input.transcript.length
+      ? recent('transcript', input.transcript, { min: 1, style: 'line' })
+      : '(you speak first)',
+    input.sayNew
+      ? `\nYour next line, as ${who.name}, in new words (do not repeat a line already said):`
+      : `\nYour next line, as ${who.name}:`,
+  ];
 }

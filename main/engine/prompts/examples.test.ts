@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { actionPrompt } from './action';
+import { converseTurnPrompt } from './converseTurn';
 import { EXAMPLE_RESIDENTS, type ExampleResident } from './examples';
 import { interviewPrompt } from './interview';
 import { planDailyPrompt } from './planDaily';
@@ -125,6 +126,28 @@ describe('worked examples', () => {
       // action: the current area's places are listed first.
       const here = e.action.currentPlace.split(':').slice(1).join(' > ');
       expect(e.action.locations[0].startsWith(here)).toBe(true);
+    }
+  });
+
+  it('converse.turn: the example chat, each line asked of its speaker and answered within the schema', () => {
+    const turns = EXAMPLE_RESIDENTS.flatMap((e) => e.chatTurns.map((t) => ({ e, t }))).sort(
+      (x, y) => x.t.transcript.length - y.t.transcript.length,
+    );
+    for (const [n, { e, t }] of turns.entries()) {
+      const fitted = converseTurnPrompt(e.who, { ...t, earlierChats: [] }).fit(roomy);
+      const shown = shownExamples(fitted);
+      expect(shown).toHaveLength(turns.length);
+      // Written in exactly the form the real question takes, in the order the lines were said.
+      expect(shown[n].question).toBe(fitted.messages.at(-1)?.content);
+      const parsed = fitted.validator.parse(JSON.parse(shown[n].answer));
+      expect(JSON.stringify(parsed)).toBe(shown[n].answer);
+      // One conversation: each line's transcript is the lines said before it.
+      expect(t.transcript).toEqual(
+        turns.slice(0, n).map((x) => `${x.e.who.name}: ${x.t.line.utterance}`),
+      );
+      expect(t.partnerName).not.toBe(e.who.name);
+      // Only the last line ends it.
+      expect(t.line.end).toBe(n === turns.length - 1);
     }
   });
 

@@ -45,7 +45,52 @@ export interface ExampleResident {
     };
   };
   interview: { now: string; memories: readonly string[]; question: string; answer: string };
+  /** Their turns in a conversation between the two example residents (converse.turn). */
+  chatTurns: readonly ChatTurnExample[];
 }
+
+/** One line of the example conversation, asked as the speaker's converse.turn question. */
+export interface ChatTurnExample {
+  now: string;
+  place: string;
+  partnerName: string;
+  partnerActivity: string;
+  memories: readonly string[];
+  transcript: readonly string[];
+  line: { utterance: string; end: boolean };
+}
+
+/**
+ * The example residents' conversation in the park, two lines each: Sam opens it, Rosa ends it.
+ * Each line answers the one before it in new words: shown only an opening and an ending,
+ * SmolLM2-135M repeated its partner's last line back to them.
+ */
+const PARK_CHAT = [
+  'Sam Lee: Hello Rosa! Is that a good book? How are your bees this summer?',
+  'Rosa Diaz: Hello Sam. The book is lovely, but my bees are not making much honey this year.',
+  'Sam Lee: I am sorry to hear that. The band plays at the pub tonight, will you come?',
+  'Rosa Diaz: I would love to. I will bring a jar of honey for the band. See you tonight!',
+];
+
+/** Line `n` (0-based) of the park chat, asked of its speaker. */
+function parkChatTurn(
+  n: number,
+  partner: { name: string; activity: string },
+  memories: readonly string[],
+): ChatTurnExample {
+  const line = PARK_CHAT[n];
+  return {
+    now: '14:10 on Saturday June 7, 2025',
+    place: 'Elm Park > lawn',
+    partnerName: partner.name,
+    partnerActivity: partner.activity,
+    memories,
+    transcript: PARK_CHAT.slice(0, n),
+    line: { utterance: line.slice(line.indexOf(': ') + 2), end: n === PARK_CHAT.length - 1 },
+  };
+}
+const SAM_IN_THE_PARK = { name: 'Sam Lee', activity: 'walking in the park' };
+const ROSA_IN_THE_PARK = { name: 'Rosa Diaz', activity: 'reading a novel on the bench' };
 
 const SAM: ExampleResident = {
   who: {
@@ -122,6 +167,12 @@ const SAM: ExampleResident = {
       'The band plays at the pub on Saturday, and I cannot wait. I am still learning the new ' +
       'song, so I practise every evening after my shift at the clinic.',
   },
+  chatTurns: [0, 2].map((n) =>
+    parkChatTurn(n, ROSA_IN_THE_PARK, [
+      'The band plays at the pub on Saturday.',
+      'Rosa Diaz keeps bees in her garden.',
+    ]),
+  ),
 };
 
 const ROSA: ExampleResident = {
@@ -200,6 +251,12 @@ const ROSA: ExampleResident = {
       'I am a little worried about them. They are not making much honey this year, but the ' +
       'lavender by the gate is in flower now, so I hope that helps them.',
   },
+  chatTurns: [1, 3].map((n) =>
+    parkChatTurn(n, SAM_IN_THE_PARK, [
+      'Rosa is worried that her bees are not making enough honey.',
+      'Sam Lee plays the guitar in a band.',
+    ]),
+  ),
 };
 
 /** The worked examples, in the order they are shown. */

@@ -66,7 +66,7 @@ export interface LoggedConversation {
   topic: string;
   startedAt: number;
   endsAt: number;
-  endedBy?: 'model' | 'cap';
+  endedBy?: 'model' | 'cap' | 'repeat';
 }
 
 /**
