@@ -2,9 +2,9 @@
  * Willow Bend on real, trained models, as a user runs it: the start dialog is pointed at
  * SmolLM2-135M-Instruct (Q4_1 GGUF) and all-MiniLM-L6-v2 (ONNX folder) with "use a file on
  * disk", the run plays with the studio's default settings until people walk, the inspector shows
- * a daily plan in English, and an interview gets an English answer. The run view's README
- * screenshot (e2e/screenshots/run.png) is taken here, from this real-model run, before the
- * words are judged.
+ * a daily plan in English, an interview gets an English answer, and the Lab asks the run its
+ * interview battery. The README's run-view and Lab screenshots (e2e/screenshots/run.png,
+ * lab-smollm2.png) are taken here, from this real-model run, before the words are judged.
  *
  * Skips loudly without the models (`npm run models:test`) or the word list (`wamerican`).
  */
@@ -30,7 +30,7 @@ const seen = { items: [] as string[], answerText: '' };
 test('Willow Bend on SmolLM2 and MiniLM in the studio: people walk, the inspector shows a plan, an interview is answered', async ({
   page,
 }) => {
-  test.setTimeout(540_000);
+  test.setTimeout(960_000);
   await openStudio(page);
   await createFromTemplate(page);
 
@@ -88,6 +88,25 @@ test('Willow Bend on SmolLM2 and MiniLM in the studio: people walk, the inspecto
   await page.getByTestId('run-panel').evaluate((el) => el.scrollTo(0, 0));
   await page.mouse.move(0, 0);
   await page.screenshot({ path: 'e2e/screenshots/run.png' });
+
+  // The Lab's interview battery on this run (the README's Lab picture): the Lab closes the live
+  // run, then every person answers one question per area at its last snapshot.
+  await page.getByTestId('lab-button').click();
+  const lab = page.getByTestId('lab-view');
+  await lab.getByTestId('lab-close-run').click();
+  await expect(lab.getByTestId('lab-live-run')).toBeHidden({ timeout: 120_000 });
+  const battery = lab.getByTestId('lab-interview');
+  await expect(battery.getByTestId('lab-interview-run')).toContainText('SmolLM2 run');
+  await battery.getByTestId('lab-interview-ask').click();
+  const answers = battery.getByTestId('lab-interview-answers');
+  await expect(answers).toBeVisible({ timeout: 420_000 });
+  const batteryText = await answers.innerText();
+  console.log(`The interview battery on SmolLM2:\n${batteryText}`);
+  await battery.scrollIntoViewIfNeeded();
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: 'e2e/screenshots/lab-smollm2.png' });
+  // 5 areas × 3 people, each answered.
+  await expect(answers.locator('li')).toHaveCount(15);
 
   expect(items.length, planText).toBeGreaterThan(0);
   expect(answerText.length, 'the interview answer').toBeGreaterThan(0);

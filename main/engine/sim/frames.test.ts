@@ -23,13 +23,21 @@ async function framesOf(sim: Simulation, n: number, frames: Frame[]): Promise<vo
 
 describe('frames', () => {
   it('the live frame has the run view shape: positions, actions, chats, objects', async () => {
-    // Eight lines: a chat that lasts beyond its first step (its length follows its lines).
+    // Eight lines: a chat that lasts beyond its first step (its length follows its lines). Each
+    // line says something new: one that echoed an earlier line would end the chat early.
+    const lines = [
+      'shall we plan a stall at the spring fair together?',
+      'yes, and we could sell jam from the orchard there',
+      'what about bread from the bakery on the corner too?',
+      'good idea, I will ask the baker in the morning',
+      'then we still need a table and a bright awning',
+      'my brother has an old table in his barn we can use',
+      'I can sew the awning from the curtains I kept',
+      'wonderful, let us meet on Friday to set it all up',
+    ];
     const model = new ScriptedModel({
       ...townScript(),
-      'converse.turn': (_req, n) => ({
-        utterance: `line ${n + 1}: shall we plan a stall at the spring fair together?`,
-        end: n === 7,
-      }),
+      'converse.turn': (_req, n) => ({ utterance: `line ${n + 1}: ${lines[n]}`, end: n === 7 }),
     });
     const sim = await Simulation.create(buildTestScenario(), tmp(), {
       model,
