@@ -4,16 +4,8 @@ import { enumOf } from '../testing/ScriptedModel';
 import { harness } from '../testing/harness';
 import { buildTestScenario } from '../testing/testTown';
 import { TileWorld } from '../world/TileWorld';
-import {
-  BED_SLEEPING_STATE,
-  knownLocations,
-  layoutSchedule,
-  layoutTasks,
-  mergeRepeats,
-  nextAction,
-  planNewDay,
-  SLEEP_ACTIVITY,
-} from './plan';
+import { BED_SLEEPING_STATE, knownLocations, nextAction, planNewDay } from './plan';
+import { SLEEP_ACTIVITY } from './schedule';
 
 describe('planning', () => {
   it('plans a new day once: wake hour, broad plan, hourly schedule fitted to the whole day', async () => {
@@ -46,68 +38,6 @@ describe('planning', () => {
     expect(h.model.calls[2].messages.at(-1)?.content).toContain(
       `Your plan for today: ${ada.dailyPlan.join('; ')}.`,
     );
-  });
-
-  it('makes a run of the same activity one block, up to the longest block', () => {
-    const block = (activity: string, hours: number, asleep = false) => ({
-      activity,
-      hours,
-      asleep,
-    });
-    const laid = layoutSchedule(
-      [],
-      [
-        block('visit the library archives', 2),
-        block('Visit the library archives ', 1),
-        block('eat lunch', 1),
-        block('read', 2),
-        block('read', 2),
-        block('read', 2),
-        block('sleep', 1, true),
-        block('sleep', 1, false),
-      ],
-      8 * 60,
-    );
-    expect(laid.map((b) => [b.activity, b.startMinute, b.minutes, b.asleep])).toEqual([
-      [SLEEP_ACTIVITY, 0, 480, true],
-      ['visit the library archives', 480, 180, false],
-      ['eat lunch', 660, 60, false],
-      // 4 hours at most (MAX_BLOCK_HOURS): the third "read" starts a block of its own.
-      ['read', 720, 240, false],
-      ['read', 960, 120, false],
-      // Asleep and awake do not merge.
-      ['sleep', 1080, 60, true],
-      ['sleep', 1140, 60, false],
-      [SLEEP_ACTIVITY, 1200, 240, true],
-    ]);
-  });
-
-  it('makes a run of the same task one task; the same task later stays apart', () => {
-    const tasks = [
-      { task: 'serve customers', minutes: 15 },
-      { task: 'serve customers', minutes: 15 },
-      { task: 'wash cups', minutes: 15 },
-      { task: 'serve customers', minutes: 15 },
-    ];
-    expect(mergeRepeats(tasks, 'task', 'minutes')).toEqual([
-      { task: 'serve customers', minutes: 30 },
-      { task: 'wash cups', minutes: 15 },
-      { task: 'serve customers', minutes: 15 },
-    ]);
-    expect(tasks).toHaveLength(4); // the input is left as it was
-    expect(layoutTasks(tasks, 600, 60).map((t) => [t.task, t.startMinute, t.minutes])).toEqual([
-      ['serve customers', 600, 30],
-      ['wash cups', 630, 15],
-      ['serve customers', 645, 15],
-    ]);
-  });
-
-  it('cuts a schedule at midnight', () => {
-    const blocks = layoutSchedule([], [{ activity: 'party', hours: 4, asleep: false }], 22 * 60);
-    expect(blocks.map((b) => [b.startMinute, b.minutes])).toEqual([
-      [0, 1320],
-      [1320, 120],
-    ]);
   });
 
   it("decomposes the current hour and picks a place only from the agent's own spatial memory", async () => {
@@ -161,24 +91,6 @@ describe('planning', () => {
       ['tidy the tables', 840, 60],
     ]);
     expect(h.model.callsOf('action')).toHaveLength(4);
-  });
-
-  it('lays tasks over a block: cut when too long, stretched in 5-minute units when short', () => {
-    const tasks = [
-      { task: 'a', minutes: 10 },
-      { task: 'b', minutes: 5 },
-      { task: 'c', minutes: 15 },
-    ];
-    expect(layoutTasks(tasks, 600, 20).map((t) => [t.task, t.minutes])).toEqual([
-      ['a', 10],
-      ['b', 5],
-      ['c', 5],
-    ]);
-    expect(layoutTasks(tasks, 600, 95).map((t) => [t.task, t.startMinute, t.minutes])).toEqual([
-      ['a', 600, 30],
-      ['b', 630, 15],
-      ['c', 645, 50],
-    ]);
   });
 
   it('sleeps in the bed of its living area, marking the bed as slept in', async () => {

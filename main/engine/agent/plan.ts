@@ -11,7 +11,7 @@ import { actNowPrompt } from '../prompts/actNow';
 import { dailyRevisePrompt } from '../prompts/dailyRevise';
 import { planDailyPrompt } from '../prompts/planDaily';
 import { planDecomposePrompt } from '../prompts/planDecompose';
-import { MAX_BLOCK_HOURS, planHourlyPrompt, type HourlyBlock } from '../prompts/planHourly';
+import { planHourlyPrompt } from '../prompts/planHourly';
 import { planWakePrompt } from '../prompts/planWake';
 import { clockLabel } from '../sim/Clock';
 import { costLayerOf, plans } from './ablation';
@@ -29,19 +29,15 @@ import {
 import { PLAN_EXPIRY_GAME_SECONDS } from './memory';
 import { ask, recall, remember, type Mind } from './mind';
 import { placesFor } from './placeRelevance';
+import { earliestBedMinute, layoutSchedule, layoutTasks, SLEEP_ACTIVITY } from './schedule';
 import { wanderingThought } from './mindWandering';
 
-const MINUTES_PER_DAY = 1440;
-/** Tasks stretched to fill a block are rounded to this many game minutes (reverie's unit). */
-const TASK_ROUNDING_MINUTES = 5;
 /** Importance of the day-plan memory (reverie `_long_term_planning`: `thought_poignancy = 5`). */
 export const DAY_PLAN_IMPORTANCE = 5;
 /** Thoughts shown to the planning prompts, newest first. */
 const RECENT_THOUGHTS_FOR_PLANNING = 5;
 /** Memories the new-day revision reads (reverie retrieves ~30; kept short for small models). */
 const MEMORIES_FOR_REVISION = 12;
-/** Label of time the schedule leaves uncovered, before waking and after the last block. */
-export const SLEEP_ACTIVITY = 'sleeping';
 
 /** The newest thoughts and plans, newest first, for planning prompts. */
 export function recentThoughts(agent: Agent): string[] {
@@ -115,7 +111,12 @@ export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
   agent.day = day;
   agent.wakeMinute = wakeHour * 60;
   agent.dailyPlan = plan;
-  agent.schedule = layoutSchedule([], schedule, wakeHour * 60);
+  agent.schedule = layoutSchedule(
+    [],
+    schedule,
+    wakeHour * 60,
+    earliestBedMinute(agent.identity.lifestyle),
+  );
   agent.tasks = [];
   await remember(mind, agent, [
     {
@@ -155,49 +156,14 @@ export async function replanRestOfDay(agent: Agent, mind: Mind): Promise<void> {
   const kept = agent.schedule
     .filter((b) => b.startMinute < fromHour * 60)
     .map((b) => ({ ...b, minutes: Math.min(b.minutes, fromHour * 60 - b.startMinute) }));
-  agent.schedule = layoutSchedule(kept, schedule, fromHour * 60);
+  agent.schedule = layoutSchedule(
+    kept,
+    schedule,
+    fromHour * 60,
+    earliestBedMinute(agent.identity.lifestyle),
+  );
   agent.tasks = [];
   agent.replanPending = false;
-}
-
-/**
- * Lays model blocks end to end from `fromMinute` after `kept`, fitted to the day: time before
- * the first block is sleep, a block running past midnight is cut there, and time the model left
- * uncovered at the end is sleep (the prompt asks it to end with sleep).
- */
-export function layoutSchedule(
-  kept: readonly ScheduleBlock[],
-  blocks: readonly HourlyBlock[],
-  fromMinute: number,
-): ScheduleBlock[] {
-  const out: ScheduleBlock[] = [...kept];
-  const keptEnd = kept.length
-    ? kept[kept.length - 1].startMinute + kept[kept.length - 1].minutes
-    : 0;
-  if (fromMinute > keptEnd) {
-    out.push({
-      activity: SLEEP_ACTIVITY,
-      startMinute: keptEnd,
-      minutes: fromMinute - keptEnd,
-      asleep: true,
-    });
-  }
-  let at = fromMinute;
-  for (const block of mergeRepeats(blocks, 'activity', 'hours', MAX_BLOCK_HOURS)) {
-    if (at >= MINUTES_PER_DAY) break;
-    const minutes = Math.min(block.hours * 60, MINUTES_PER_DAY - at);
-    out.push({ activity: block.activity, startMinute: at, minutes, asleep: block.asleep });
-    at += minutes;
-  }
-  if (at < MINUTES_PER_DAY) {
-    out.push({
-      activity: SLEEP_ACTIVITY,
-      startMinute: at,
-      minutes: MINUTES_PER_DAY - at,
-      asleep: true,
-    });
-  }
-  return out;
 }
 
 /** The schedule block covering `minute` of the day (the schedule covers the whole day). */
@@ -343,65 +309,6 @@ export async function decompose(
   );
   const out = layoutTasks(tasks, start, minutes);
   if (embedding) startRecording(agent, activity, embedding, day, out, block);
-  return out;
-}
-
-/**
- * Lays `tasks` end to end over [start, start + minutes): tasks past the end are cut; when the
- * model's tasks fall short they are stretched in proportion (rounded to 5 minutes) and the last
- * takes what rounding leaves. (Reverie gives the whole shortfall to the last task; on a
- * four-hour block a small model's few tasks would leave one task hours long.)
- */
-export function layoutTasks(
-  tasks: readonly { task: string; minutes: number }[],
-  start: number,
-  minutes: number,
-): Task[] {
-  tasks = mergeRepeats(tasks, 'task', 'minutes');
-  const total = tasks.reduce((sum, t) => sum + t.minutes, 0);
-  const stretch = total < minutes ? minutes / total : 1;
-  const out: Task[] = [];
-  let at = start;
-  const end = start + minutes;
-  for (const t of tasks) {
-    if (at >= end) break;
-    const scaled =
-      stretch === 1
-        ? t.minutes
-        : Math.max(
-            TASK_ROUNDING_MINUTES,
-            Math.round((t.minutes * stretch) / TASK_ROUNDING_MINUTES) * TASK_ROUNDING_MINUTES,
-          );
-    const length = Math.min(scaled, end - at);
-    out.push({ task: t.task, startMinute: at, minutes: length });
-    at += length;
-  }
-  const last = out[out.length - 1];
-  last.minutes = end - last.startMinute;
-  return out;
-}
-
-/**
- * Runs of the same text made one item as long as the run, up to `max` (small models repeat
- * themselves: SmolLM2-135M wrote "visit the library archives" for two blocks in a row). Items
- * that say whether the agent is asleep merge only with their own kind.
- */
-export function mergeRepeats<T extends object>(
-  items: readonly T[],
-  text: keyof T & string,
-  length: keyof T & string,
-  max = Number.POSITIVE_INFINITY,
-): T[] {
-  const out: T[] = [];
-  const key = (item: T) =>
-    `${(item as { asleep?: boolean }).asleep}|${String(item[text]).trim().toLowerCase()}`;
-  for (const item of items) {
-    const last = out.at(-1);
-    const merged = last ? (last[length] as number) + (item[length] as number) : 0;
-    if (last && key(last) === key(item) && merged <= max) {
-      out[out.length - 1] = { ...last, [length]: merged };
-    } else out.push(item);
-  }
   return out;
 }
 

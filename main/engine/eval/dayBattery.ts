@@ -7,7 +7,8 @@
  * run, live or finished.
  */
 import path from 'node:path';
-import { bedOf, SLEEP_ACTIVITY } from '../agent/plan';
+import { bedOf } from '../agent/plan';
+import { SLEEP_ACTIVITY } from '../agent/schedule';
 import { EventLog } from '../sim/EventLog';
 import { frameAt } from '../sim/frames';
 import { LOG_FILE, readRunScenario } from '../sim/runFiles';

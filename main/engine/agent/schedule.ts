@@ -1,0 +1,169 @@
+/**
+ * Laying out a day (agent/plan.ts asks the model; this module fits its answers to the clock):
+ * schedule blocks end to end from waking to midnight with the night at bedtime, a block's tasks
+ * end to end over the block, and runs of the same text merged. Pure functions of their inputs.
+ */
+import { MAX_BLOCK_HOURS, type HourlyBlock } from '../prompts/planHourly';
+import type { ScheduleBlock, Task } from './Agent';
+
+const MINUTES_PER_DAY = 1440;
+/** Tasks stretched to fill a block are rounded to this many game minutes (reverie's unit). */
+const TASK_ROUNDING_MINUTES = 5;
+/** Label of time the schedule leaves uncovered, before waking and after the last block. */
+export const SLEEP_ACTIVITY = 'sleeping';
+
+/** When a lifestyle states no bedtime, the earliest the night may start: 20:00. */
+export const DEFAULT_EARLIEST_BED_MINUTE = 20 * 60;
+
+/** An activity that is sleep, by its words. */
+const SLEEPS = /\b(sleep|sleeps|sleeping|asleep|bed|nap|rest)\b/i;
+
+/** How much earlier than the stated bedtime a resident may go to bed. */
+const BEDTIME_LEEWAY_MINUTES = 60;
+
+/** "goes to bed around 10:30pm", "go to bed at 11", "goes to bed around midnight". */
+const LIFESTYLE_BED =
+  /\bgo(?:es)?\s+to\s+bed\s+(?:at\s+|around\s+|about\s+|by\s+)?(?:(midnight)|(\d{1,2})(?::(\d{2}))?\s*(am|pm)?)/i;
+
+/**
+ * The minute of the day before which a resident does not go to bed: an hour before the bedtime
+ * their lifestyle states ("around"; an hour without am/pm is an evening hour, and after midnight
+ * counts as midnight, where the day's schedule ends), else {@link DEFAULT_EARLIEST_BED_MINUTE}.
+ */
+export function earliestBedMinute(lifestyle: string): number {
+  const m = LIFESTYLE_BED.exec(lifestyle);
+  if (!m) return DEFAULT_EARLIEST_BED_MINUTE;
+  if (m[1]) return MINUTES_PER_DAY - BEDTIME_LEEWAY_MINUTES;
+  const hour = (Number(m[2]) % 12) + (m[4]?.toLowerCase() === 'am' ? 0 : 12);
+  const minute = hour * 60 + Number(m[3] ?? 0);
+  return (minute < 12 * 60 ? MINUTES_PER_DAY : minute) - BEDTIME_LEEWAY_MINUTES;
+}
+
+/**
+ * Lays model blocks end to end from `fromMinute` after `kept`, fitted to the day: time before
+ * the first block is sleep, a block running past midnight is cut there, and time the model left
+ * uncovered at the end is sleep (the prompt asks it to end with sleep).
+ *
+ * The night the model writes is the trailing run of asleep blocks, and it does not start before
+ * `bedMinute` (see {@link earliestBedMinute}): SmolLM2-135M marked a noon block asleep and went
+ * to bed at 14:00 for ten hours. An asleep block followed by an awake one, or not named as sleep
+ * before the night's first sleep, is taken as awake, and when the model's night would start
+ * before bedtime, the day's blocks are stretched to bedtime, in blocks of at most
+ * MAX_BLOCK_HOURS.
+ */
+export function layoutSchedule(
+  kept: readonly ScheduleBlock[],
+  blocks: readonly HourlyBlock[],
+  fromMinute: number,
+  bedMinute: number = DEFAULT_EARLIEST_BED_MINUTE,
+): ScheduleBlock[] {
+  const out: ScheduleBlock[] = [...kept];
+  const keptEnd = kept.length
+    ? kept[kept.length - 1].startMinute + kept[kept.length - 1].minutes
+    : 0;
+  if (fromMinute > keptEnd) {
+    out.push({
+      activity: SLEEP_ACTIVITY,
+      startMinute: keptEnd,
+      minutes: fromMinute - keptEnd,
+      asleep: true,
+    });
+  }
+  let lastAwake = blocks.length - 1;
+  while (lastAwake >= 0 && blocks[lastAwake].asleep) lastAwake--;
+  // The night begins with sleep: an activity marked asleep before it ("write about the town")
+  // belongs to the day.
+  while (lastAwake + 1 < blocks.length && !SLEEPS.test(blocks[lastAwake + 1].activity)) lastAwake++;
+  const day = mergeRepeats(
+    blocks.slice(0, lastAwake + 1).map((b) => ({ ...b, asleep: false })),
+    'activity',
+    'hours',
+    MAX_BLOCK_HOURS,
+  );
+  const night = mergeRepeats(blocks.slice(lastAwake + 1), 'activity', 'hours', MAX_BLOCK_HOURS);
+  const dayMinutes = day.reduce((n, b) => n + b.hours * 60, 0);
+  const bed = Math.min(MINUTES_PER_DAY, Math.max(bedMinute, fromMinute));
+  // Only a night the model wrote is moved to bedtime; time it left uncovered stays sleep.
+  const stretch =
+    night.length > 0 && dayMinutes > 0 && fromMinute + dayMinutes < bed
+      ? (bed - fromMinute) / dayMinutes
+      : 1;
+  let at = fromMinute;
+  let planned = 0;
+  // Awake blocks are cut into MAX_BLOCK_HOURS pieces (a stretched one may be longer); sleep is not.
+  const push = (activity: string, minutes: number, asleep: boolean) => {
+    for (let left = Math.min(minutes, MINUTES_PER_DAY - at); left > 0;) {
+      const length = asleep ? left : Math.min(left, MAX_BLOCK_HOURS * 60);
+      out.push({ activity, startMinute: at, minutes: length, asleep });
+      at += length;
+      left -= length;
+    }
+  };
+  for (const block of day) {
+    // Stretched lengths are rounded so that the last block ends exactly at bedtime.
+    planned += block.hours * 60;
+    push(block.activity, fromMinute + Math.round(planned * stretch) - at, false);
+  }
+  for (const block of night) push(block.activity, block.hours * 60, true);
+  if (at < MINUTES_PER_DAY) push(SLEEP_ACTIVITY, MINUTES_PER_DAY - at, true);
+  return out;
+}
+
+/**
+ * Lays `tasks` end to end over [start, start + minutes): tasks past the end are cut; when the
+ * model's tasks fall short they are stretched in proportion (rounded to 5 minutes) and the last
+ * takes what rounding leaves. (Reverie gives the whole shortfall to the last task; on a
+ * four-hour block a small model's few tasks would leave one task hours long.)
+ */
+export function layoutTasks(
+  tasks: readonly { task: string; minutes: number }[],
+  start: number,
+  minutes: number,
+): Task[] {
+  tasks = mergeRepeats(tasks, 'task', 'minutes');
+  const total = tasks.reduce((sum, t) => sum + t.minutes, 0);
+  const stretch = total < minutes ? minutes / total : 1;
+  const out: Task[] = [];
+  let at = start;
+  const end = start + minutes;
+  for (const t of tasks) {
+    if (at >= end) break;
+    const scaled =
+      stretch === 1
+        ? t.minutes
+        : Math.max(
+            TASK_ROUNDING_MINUTES,
+            Math.round((t.minutes * stretch) / TASK_ROUNDING_MINUTES) * TASK_ROUNDING_MINUTES,
+          );
+    const length = Math.min(scaled, end - at);
+    out.push({ task: t.task, startMinute: at, minutes: length });
+    at += length;
+  }
+  const last = out[out.length - 1];
+  last.minutes = end - last.startMinute;
+  return out;
+}
+
+/**
+ * Runs of the same text made one item as long as the run, up to `max` (small models repeat
+ * themselves: SmolLM2-135M wrote "visit the library archives" for two blocks in a row). Items
+ * that say whether the agent is asleep merge only with their own kind.
+ */
+export function mergeRepeats<T extends object>(
+  items: readonly T[],
+  text: keyof T & string,
+  length: keyof T & string,
+  max = Number.POSITIVE_INFINITY,
+): T[] {
+  const out: T[] = [];
+  const key = (item: T) =>
+    `${(item as { asleep?: boolean }).asleep}|${String(item[text]).trim().toLowerCase()}`;
+  for (const item of items) {
+    const last = out.at(-1);
+    const merged = last ? (last[length] as number) + (item[length] as number) : 0;
+    if (last && key(last) === key(item) && merged <= max) {
+      out[out.length - 1] = { ...last, [length]: merged };
+    } else out.push(item);
+  }
+  return out;
+}
