@@ -43,9 +43,9 @@ export interface TurnInput {
 /**
  * Builds the next-utterance prompt; `transcript` lines are "Name: words". `memories` are what
  * the speaker retrieved for this line; with `social` (the cost layer's social memory) they are
- * the new events beyond the relationship, feeling and summary shown with them. Two worked
- * examples (the example residents' chat in the park: an opening line and a closing one) come
- * first, as in the planning prompts: SmolLM2-135M, asked without them, wrote dates as its
+ * the new events beyond the relationship, feeling and summary shown with them. The example
+ * residents' chat in the park comes first, as worked examples (its four lines, each asked of its
+ * speaker), as in the planning prompts: SmolLM2-135M, asked without them, wrote dates as its
  * lines ("yesterday was Monday, April 15, 2024").
  */
 export function converseTurnPrompt(
