@@ -81,7 +81,9 @@ describe('social memory', () => {
     await converse(h.agents.ada, h.agents.bo, h.mind(0));
     expect(h.model.callsOf('social.summary')).toHaveLength(0);
     expect(h.model.callsOf('social.update')).toHaveLength(0);
-    expect(h.model.callsOf('converse.turn')[0].messages.at(-1)!.content).toContain('What you remember:');
+    expect(h.model.callsOf('converse.turn')[0].messages.at(-1)!.content).toContain(
+      'What you remember:',
+    );
     expect(h.agents.ada.costLayer.social).toEqual({});
   });
 
