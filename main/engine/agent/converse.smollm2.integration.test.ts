@@ -10,7 +10,7 @@
  * echo ends the chat), and both remember the conversation. That the partner answers is not
  * asserted: SmolLM2-135M often only echoes, and the chat then ends after the opening line.
  * (Before the converse prompt showed worked examples it spoke dates as its lines: "yesterday
- * was Monday, April 15, 2024", and echoed its partner to the 16-line cap.)
+ * was Monday, April 15, 2024"; before the echo guard, every line repeated the one before.)
  *
  * Skips loudly without the models (`npm run models:test`) or the word list (`wamerican`).
  */
