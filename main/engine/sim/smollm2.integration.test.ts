@@ -216,7 +216,7 @@ describe.skipIf(!models || !dictionary)(
     });
 
     // Issue 12 asks for every resident; SmolLM2's morning does not always give it. On the same
-    // code and machine one run in three kept Tobias in his room all morning (his place choices
+    // code and machine one run in four kept Tobias in his room all morning (his place choices
     // were his room's bookshelf and bed): the model's answers differ between runs, because
     // batched sequences do not add up in the same order. So this holds the majority to it and
     // prints everyone's rooms; every resident moving is still an open item of issue 12.
