@@ -3,7 +3,7 @@
  * §4.3.1; reverie `agent_chat_v2` generates one utterance per call with an end flag).
  */
 import { ranked, recent, wholeText, type Part } from './budget';
-import { EXAMPLE_RESIDENTS } from './examples';
+import { EXAMPLE_CHAT } from './examples';
 import { exampleSystem, residentBrief, type IdentityView } from './identity';
 import { bool, object, words } from './jsonSchema';
 import { buildSpec, type PromptSpec } from './PromptSpec';
@@ -59,19 +59,22 @@ export function converseTurnPrompt(
         `character, in at most ${UTTERANCE_WORDS} words, and set "end" to true when the ` +
         'conversation should finish after it.',
     ),
-    // The example chat's lines in the order they were said, each asked of its speaker.
-    examples: EXAMPLE_RESIDENTS.flatMap(({ who: w, chatTurns }) => chatTurns.map((t) => ({ w, t })))
-      .sort((x, y) => x.t.transcript.length - y.t.transcript.length)
-      .map(({ w, t }) => ({
-        question: wholeText(turnQuestion(w, { ...t, earlierChats: [] })),
-        answer: t.line,
-      })),
+    examples: CHAT_EXAMPLES,
     volatile: turnQuestion(who, input),
     shape,
     // Asked again after a repeat: sampled more freely, so the answer can leave the rut.
     ...(input.sayNew ? { temperature: SAY_NEW_TEMPERATURE } : {}),
   });
 }
+
+/**
+ * The example chat's lines in the order they were said, each asked of its speaker: the same for
+ * every turn, so rendered once.
+ */
+const CHAT_EXAMPLES = EXAMPLE_CHAT.map(({ who, turn }) => ({
+  question: wholeText(turnQuestion(who, { ...turn, earlierChats: [] })),
+  answer: turn.line,
+}));
 
 /** The question's parts, for the resident and for the worked examples alike. */
 function turnQuestion(who: IdentityView, input: TurnInput): Part[] {

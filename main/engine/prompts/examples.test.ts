@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { actionPrompt } from './action';
 import { converseTurnPrompt } from './converseTurn';
-import { EXAMPLE_RESIDENTS, type ExampleResident } from './examples';
+import { EXAMPLE_CHAT, EXAMPLE_RESIDENTS, type ExampleResident } from './examples';
 import { interviewPrompt } from './interview';
 import { planDailyPrompt } from './planDaily';
 import { planDecomposePrompt } from './planDecompose';
@@ -130,11 +130,9 @@ describe('worked examples', () => {
   });
 
   it('converse.turn: the example chat, each line asked of its speaker and answered within the schema', () => {
-    const turns = EXAMPLE_RESIDENTS.flatMap((e) => e.chatTurns.map((t) => ({ e, t }))).sort(
-      (x, y) => x.t.transcript.length - y.t.transcript.length,
-    );
-    for (const [n, { e, t }] of turns.entries()) {
-      const fitted = converseTurnPrompt(e.who, { ...t, earlierChats: [] }).fit(roomy);
+    const turns = EXAMPLE_CHAT;
+    for (const [n, { who, turn: t }] of turns.entries()) {
+      const fitted = converseTurnPrompt(who, { ...t, earlierChats: [] }).fit(roomy);
       const shown = shownExamples(fitted);
       expect(shown).toHaveLength(turns.length);
       // Written in exactly the form the real question takes, in the order the lines were said.
@@ -143,9 +141,9 @@ describe('worked examples', () => {
       expect(JSON.stringify(parsed)).toBe(shown[n].answer);
       // One conversation: each line's transcript is the lines said before it.
       expect(t.transcript).toEqual(
-        turns.slice(0, n).map((x) => `${x.e.who.name}: ${x.t.line.utterance}`),
+        turns.slice(0, n).map((x) => `${x.who.name}: ${x.turn.line.utterance}`),
       );
-      expect(t.partnerName).not.toBe(e.who.name);
+      expect(t.partnerName).not.toBe(who.name);
       // Only the last line ends it.
       expect(t.line.end).toBe(n === turns.length - 1);
     }

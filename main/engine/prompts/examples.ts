@@ -45,8 +45,6 @@ export interface ExampleResident {
     };
   };
   interview: { now: string; memories: readonly string[]; question: string; answer: string };
-  /** Their turns in a conversation between the two example residents (converse.turn). */
-  chatTurns: readonly ChatTurnExample[];
 }
 
 /** One line of the example conversation, asked as the speaker's converse.turn question. */
@@ -61,7 +59,8 @@ export interface ChatTurnExample {
 }
 
 /**
- * The example residents' conversation in the park, two lines each: Sam opens it, Rosa ends it.
+ * The example residents' conversation in the park (converse.turn's examples), two lines each:
+ * Sam opens it, Rosa ends it.
  * Each line answers the one before it in new words: shown only an opening and an ending,
  * SmolLM2-135M repeated its partner's last line back to them.
  */
@@ -167,12 +166,6 @@ const SAM: ExampleResident = {
       'The band plays at the pub on Saturday, and I cannot wait. I am still learning the new ' +
       'song, so I practise every evening after my shift at the clinic.',
   },
-  chatTurns: [0, 2].map((n) =>
-    parkChatTurn(n, ROSA_IN_THE_PARK, [
-      'The band plays at the pub on Saturday.',
-      'Rosa Diaz keeps bees in her garden.',
-    ]),
-  ),
 };
 
 const ROSA: ExampleResident = {
@@ -251,13 +244,35 @@ const ROSA: ExampleResident = {
       'I am a little worried about them. They are not making much honey this year, but the ' +
       'lavender by the gate is in flower now, so I hope that helps them.',
   },
-  chatTurns: [1, 3].map((n) =>
-    parkChatTurn(n, SAM_IN_THE_PARK, [
-      'Rosa is worried that her bees are not making enough honey.',
-      'Sam Lee plays the guitar in a band.',
-    ]),
-  ),
 };
 
 /** The worked examples, in the order they are shown. */
 export const EXAMPLE_RESIDENTS: readonly ExampleResident[] = [SAM, ROSA];
+
+/** Who says each line of the park chat: the speaker, who they talk to, what they recall. */
+const PARK_SPEAKERS: Record<
+  string,
+  { who: IdentityView; partner: typeof SAM_IN_THE_PARK; memories: readonly string[] }
+> = {
+  [SAM.who.name]: {
+    who: SAM.who,
+    partner: ROSA_IN_THE_PARK,
+    memories: ['The band plays at the pub on Saturday.', 'Rosa Diaz keeps bees in her garden.'],
+  },
+  [ROSA.who.name]: {
+    who: ROSA.who,
+    partner: SAM_IN_THE_PARK,
+    memories: [
+      'Rosa is worried that her bees are not making enough honey.',
+      'Sam Lee plays the guitar in a band.',
+    ],
+  },
+};
+
+/** The example chat's lines in the order they were said, each as its speaker's turn. */
+export const EXAMPLE_CHAT: readonly { who: IdentityView; turn: ChatTurnExample }[] = PARK_CHAT.map(
+  (line, n) => {
+    const speaker = PARK_SPEAKERS[line.slice(0, line.indexOf(': '))];
+    return { who: speaker.who, turn: parkChatTurn(n, speaker.partner, speaker.memories) };
+  },
+);
