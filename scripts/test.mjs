@@ -7,6 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { stripVTControlCharacters } from 'node:util';
 
 // Not test-results/: Playwright empties that folder when it starts.
 const results = 'test-report';
@@ -70,7 +71,45 @@ if (e2e?.stats) {
   failed += 1; // the e2e run did not even report: count it as a failure, never as a pass
 }
 
+// CI shows only the end of this output: name each failed test there, with its first error line.
+const failures = [];
+for (const file of unit?.testResults ?? []) {
+  for (const t of file.assertionResults ?? []) {
+    if (t.status === 'failed')
+      failures.push(
+        `unit ${file.name.replace(process.cwd() + '/', '')} › ${t.fullName}: ${firstLine(t.failureMessages)}`,
+      );
+  }
+}
+(function walk(suites) {
+  for (const s of suites ?? []) {
+    for (const spec of s.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status === 'unexpected' || t.status === 'flaky') {
+          const err = t.results?.find((r) => r.error)?.error?.message;
+          failures.push(
+            `e2e ${spec.file}:${spec.line} › ${spec.title} (${t.status}): ${firstLine([err])}`,
+          );
+        }
+      }
+    }
+    walk(s.suites);
+  }
+})(e2e?.suites);
+
+function firstLine(messages) {
+  const text = (messages ?? []).find(Boolean) ?? '';
+  // Colour codes would garble the CI page; the first line is the assertion that failed.
+  const line =
+    stripVTControlCharacters(text)
+      .split('\n')
+      .find((l) => l.trim()) ?? '';
+  return line.trim().slice(0, 300);
+}
+
 const broken = stages.filter(([, ok]) => !ok).map(([name]) => name);
+if (failures.length > 0)
+  console.log(`\nfailed tests:\n${failures.map((f) => `  ✗ ${f}`).join('\n')}`);
 console.log(`\nstages: ${stages.map(([n, ok]) => `${n} ${ok ? 'ok' : 'FAILED'}`).join(', ')}`);
 if (e2e?.stats?.skipped)
   console.log(`(${e2e.stats.skipped} e2e tests skipped; see their reasons above)`);
