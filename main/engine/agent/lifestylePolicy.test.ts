@@ -15,12 +15,16 @@ import { FilePolicyStore, policyKey } from './policyStore';
 const STOVE = 'Town:cafe:kitchen:stove';
 const conditions = runConditionsSchema.parse({ costLayer: COST_LAYER_ON });
 
+/** The evening after the blocks a test is about, so the day reaches bedtime unstretched. */
+const EVENING = [4, 4].map((hours) => ({ activity: 'read at home', hours, asleep: false }));
+
 /** The same activity in two blocks, so the 11:00 block asks to decompose what 10:00 did. */
 const sameAllDay = {
   'plan.hourly': () => ({
     schedule: [
       { activity: 'work at the cafe', hours: 4, asleep: false },
       { activity: 'work at the cafe', hours: 4, asleep: false },
+      ...EVENING,
     ],
   }),
 };
@@ -137,6 +141,7 @@ describe('lifestyle policy', () => {
         schedule: [
           { activity: 'work at the cafe', hours: 4, asleep: false },
           { activity: 'lunch and errands', hours: 4, asleep: false },
+          ...EVENING,
         ],
       }),
     });

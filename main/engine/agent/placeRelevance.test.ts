@@ -62,6 +62,20 @@ describe('places offered for a task', () => {
     ]);
   });
 
+  it('ranks a task within its schedule block: a task that names no place goes where the block says', async () => {
+    const h = await harness();
+    const embedder = new WordEmbedder();
+    const mind = h.mind(0, { embedder });
+    const offered = await placesFor(h.agents.ada, mind, 'take notes', PLACES, 'go to the library');
+    expect(offered[0]).toBe('library > reading room > books');
+    // Ranked as reverie names a decomposed task: "block (task)".
+    expect(embedder.texts).toContain('go to the library (take notes)');
+    // Alone, the same task stays at home.
+    expect((await placesFor(h.agents.ada, mind, 'take notes', PLACES))[0]).toBe(
+      'cafe > kitchen > oven',
+    );
+  });
+
   it(`offers every place, in order and without embedding, when there are ${PLACES_OFFERED} or fewer`, async () => {
     const h = await harness();
     const embedder = new WordEmbedder();

@@ -47,17 +47,30 @@ function dot(a: Float32Array, b: Float32Array): number {
 }
 
 /**
+ * The text a place is ranked against: the task within its schedule block, written as reverie
+ * writes a decomposed task, "block (task)", when it asks for the task's sector. A task alone
+ * often names no place: SmolLM2 gave Tobias "read the notes from the night shift" inside "go to
+ * the library in the morning", and ranked on the task alone his own room's bookshelf beat the
+ * library, so he stayed in his room all morning.
+ */
+function placeQuery(task: string, block?: string): string {
+  return block && block !== task ? `${block} (${task})` : task;
+}
+
+/**
  * The {@link PLACES_OFFERED} places of `locations` ("sector > arena[ > object]") most relevant
- * to `task`, best first; ties keep the order of `locations`.
+ * to `task` done within the schedule block `block`, best first; ties keep the order of
+ * `locations`.
  */
 export async function placesFor(
   agent: Agent,
   mind: Mind,
   task: string,
   locations: readonly string[],
+  block?: string,
 ): Promise<string[]> {
   if (locations.length <= PLACES_OFFERED) return [...locations];
-  const [taskVector] = await mind.embedder.embed([task]);
+  const [taskVector] = await mind.embedder.embed([placeQuery(task, block)]);
   const vectors = await vectorsOf(mind.embedder, locations);
   const homeSector = parseAddress(agent.identity.livingArea)[1];
   const here = mind.world.details(agent.tile);

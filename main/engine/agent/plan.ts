@@ -29,7 +29,7 @@ import {
 import { PLAN_EXPIRY_GAME_SECONDS } from './memory';
 import { ask, recall, remember, type Mind } from './mind';
 import { placesFor } from './placeRelevance';
-import { earliestBedMinute, layoutSchedule, layoutTasks, SLEEP_ACTIVITY } from './schedule';
+import { bedtimeWindow, layoutSchedule, layoutTasks, SLEEP_ACTIVITY } from './schedule';
 import { wanderingThought } from './mindWandering';
 
 /** Importance of the day-plan memory (reverie `_long_term_planning`: `thought_poignancy = 5`). */
@@ -115,7 +115,7 @@ export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
     [],
     schedule,
     wakeHour * 60,
-    earliestBedMinute(agent.identity.lifestyle),
+    bedtimeWindow(agent.identity.lifestyle),
   );
   agent.tasks = [];
   await remember(mind, agent, [
@@ -160,7 +160,7 @@ export async function replanRestOfDay(agent: Agent, mind: Mind): Promise<void> {
     kept,
     schedule,
     fromHour * 60,
-    earliestBedMinute(agent.identity.lifestyle),
+    bedtimeWindow(agent.identity.lifestyle),
   );
   agent.tasks = [];
   agent.replanPending = false;
@@ -378,8 +378,13 @@ export async function nextAction(agent: Agent, mind: Mind): Promise<CurrentActio
   }
   const task = await taskAt(agent, mind, minute);
   const choice = costLayerOf(mind).lifestylePolicy
-    ? await reuseOrChooseAction(agent, mind, task, day)
-    : await chooseAction(agent, mind, task.task);
+    ? await reuseOrChooseAction(agent, mind, task, block.activity, day)
+    : await chooseAction(
+        agent,
+        mind,
+        task.task,
+        await placesOffered(agent, mind, task.task, block.activity),
+      );
   return actionOf(mind, task.task, choice, {
     endsAt: clock.gameSecondsOf(day, task.startMinute + task.minutes),
     taskKey: `${day}@${task.startMinute}`,
@@ -387,16 +392,31 @@ export async function nextAction(agent: Agent, mind: Mind): Promise<CurrentActio
 }
 
 /**
- * Asks where and how to do `task` among the places the agent knows that are most relevant to it
- * (one `action` call; see placeRelevance.ts).
+ * The places the `action` prompt offers for `task` within its schedule block `block`: the
+ * known places most relevant to it (see placeRelevance.ts).
  */
-async function chooseAction(agent: Agent, mind: Mind, task: string): Promise<ActionChoice> {
+async function placesOffered(
+  agent: Agent,
+  mind: Mind,
+  task: string,
+  block?: string,
+): Promise<string[]> {
   const locations = knownLocations(agent, mind);
   if (locations.length === 0) {
     throw new Error(
       `${agent.name} knows no place on the map (living area ${agent.identity.livingArea})`,
     );
   }
+  return placesFor(agent, mind, task, locations, block);
+}
+
+/** Asks where and how to do `task` among `offered` places (one `action` call). */
+async function chooseAction(
+  agent: Agent,
+  mind: Mind,
+  task: string,
+  offered: string[],
+): Promise<ActionChoice> {
   const here = mind.world.addressAt(agent.tile, 'arena') ?? mind.world.worldName;
   return ask(
     mind,
@@ -405,7 +425,7 @@ async function chooseAction(agent: Agent, mind: Mind, task: string): Promise<Act
       now: mind.clock.label(mind.now),
       task,
       currentPlace: here,
-      locations: await placesFor(agent, mind, task, locations),
+      locations: offered,
     }),
   );
 }
@@ -419,18 +439,21 @@ async function reuseOrChooseAction(
   agent: Agent,
   mind: Mind,
   task: Task,
+  block: string,
   day: number,
 ): Promise<ActionChoice> {
-  const locations = knownLocations(agent, mind);
-  const reused = reusedAction(agent, task, day, locations);
+  const reused = reusedAction(agent, task, day, knownLocations(agent, mind));
   if (reused) return reused;
   const here = mind.world.addressAt(agent.tile, 'arena') ?? mind.world.worldName;
-  const key = actionCacheKey(task.task, here, locations);
+  const offered = await placesOffered(agent, mind, task.task, block);
+  // Keyed on what the prompt is asked (the task, where the agent is, the places offered), so
+  // a task met again in another block hits when that block offers the same places.
+  const key = actionCacheKey(task.task, here, offered);
   let choice: ActionChoice | undefined = agent.costLayer.actionCache[key];
   if (choice) {
     mind.costLayer?.note({ kind: 'action.cached', agentId: agent.id, task: task.task });
   } else {
-    choice = await chooseAction(agent, mind, task.task);
+    choice = await chooseAction(agent, mind, task.task, offered);
   }
   cacheAction(agent, key, choice);
   const { objectAddress } = locationAddresses(mind.world.worldName, choice.location);
@@ -527,6 +550,7 @@ async function momentAction(agent: Agent, mind: Mind): Promise<CurrentAction> {
   const endsAt = now + moment.minutes * 60;
   const taskKey = `${day}@${minute}`;
   if (moment.asleep) return sleepAction(agent, mind, { endsAt, taskKey });
-  const choice = await chooseAction(agent, mind, moment.activity);
+  const offered = await placesOffered(agent, mind, moment.activity);
+  const choice = await chooseAction(agent, mind, moment.activity, offered);
   return actionOf(mind, moment.activity, choice, { endsAt, taskKey });
 }

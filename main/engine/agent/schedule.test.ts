@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  earliestBedMinute,
+  bedtimeWindow,
   layoutSchedule,
   layoutTasks,
   mergeRepeats,
@@ -51,7 +51,7 @@ describe('laying out a day', () => {
         { activity: 'sleeping', hours: 10, asleep: true },
       ],
       9 * 60,
-      earliestBedMinute('Delphine wakes up at 6am and goes to bed at 10pm.'),
+      bedtimeWindow('Delphine wakes up at 6am and goes to bed at 10pm.'),
     );
     expect(laid.map((b) => [b.activity, b.startMinute, b.minutes, b.asleep])).toEqual([
       [SLEEP_ACTIVITY, 0, 540, true],
@@ -65,12 +65,62 @@ describe('laying out a day', () => {
     ]);
   });
 
-  it('reads the bedtime a lifestyle states, an hour early, and 20:00 when it states none', () => {
-    expect(earliestBedMinute('goes to bed around 10:30pm and wakes up at 6')).toBe(21 * 60 + 30);
-    expect(earliestBedMinute('Sam goes to bed at 11 every night')).toBe(22 * 60);
-    expect(earliestBedMinute('Tobias goes to bed around midnight')).toBe(23 * 60);
-    expect(earliestBedMinute('she goes to bed at 1am')).toBe(23 * 60);
-    expect(earliestBedMinute('wakes up early')).toBe(20 * 60);
+  it('an afternoon the model left empty is not slept through: the day stretches to bedtime', () => {
+    // SmolLM2-135M's schedule for Delphine ("goes to bed around 10pm"), woken at 6: eight
+    // one-hour blocks and nothing after 14:00.
+    const blocks = [
+      'make tea and eat breakfast',
+      'make tea and eat lunch',
+      'make tea and eat dinner',
+    ];
+    const laid = layoutSchedule(
+      [],
+      Array.from({ length: 8 }, (_, i) => ({ activity: blocks[i % 3], hours: 1, asleep: false })),
+      6 * 60,
+      bedtimeWindow('Delphine goes to bed around 10pm and wakes up around 5:30am'),
+    );
+    const awake = laid.filter((b) => !b.asleep);
+    expect(awake[0].startMinute).toBe(6 * 60);
+    // 06:00 to 21:00, an hour before the stated bedtime: each hour becomes 1 h 52 min or so.
+    expect(awake.at(-1)!.startMinute + awake.at(-1)!.minutes).toBe(21 * 60);
+    expect(awake).toHaveLength(8);
+    expect(laid.at(-1)).toMatchObject({
+      activity: SLEEP_ACTIVITY,
+      startMinute: 21 * 60,
+      asleep: true,
+    });
+  });
+
+  it('a day the model runs to midnight is squeezed to end within an hour of bedtime', () => {
+    // SmolLM2-135M kept Agnes ("goes to bed around 10:30pm") writing until midnight.
+    const laid = layoutSchedule(
+      [],
+      [
+        { activity: 'make tea and eat breakfast', hours: 1, asleep: false },
+        { activity: 'read a novel and eat lunch', hours: 2, asleep: false },
+        { activity: 'write a book about Willow Green', hours: 14, asleep: false },
+      ],
+      7 * 60,
+      bedtimeWindow('Agnes goes to bed around 10:30pm and wakes up around 6am'),
+    );
+    const awake = laid.filter((b) => !b.asleep);
+    // 17 hours squeezed into the 16½ from 07:00 to 23:30.
+    expect(awake.at(-1)!.startMinute + awake.at(-1)!.minutes).toBe(23 * 60 + 30);
+    expect(awake.map((b) => b.activity)).toContain('read a novel and eat lunch');
+    expect(laid.at(-1)).toMatchObject({ activity: SLEEP_ACTIVITY, minutes: 30, asleep: true });
+  });
+
+  it('reads the bedtime a lifestyle states as an hour either side of it; 20:00–midnight when it states none', () => {
+    const window = (lifestyle: string) => {
+      const { earliest, latest } = bedtimeWindow(lifestyle);
+      return [earliest / 60, latest / 60];
+    };
+    expect(window('goes to bed around 10:30pm and wakes up at 6')).toEqual([21.5, 23.5]);
+    expect(window('Sam goes to bed at 11 every night')).toEqual([22, 24]);
+    // Midnight and after: the night starts by midnight, where the day's schedule ends.
+    expect(window('Tobias goes to bed around midnight')).toEqual([23, 24]);
+    expect(window('she goes to bed at 1am')).toEqual([23, 24]);
+    expect(window('wakes up early')).toEqual([20, 24]);
   });
 
   it('makes a run of the same task one task; the same task later stays apart', () => {

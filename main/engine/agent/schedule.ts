@@ -12,50 +12,63 @@ const TASK_ROUNDING_MINUTES = 5;
 /** Label of time the schedule leaves uncovered, before waking and after the last block. */
 export const SLEEP_ACTIVITY = 'sleeping';
 
-/** When a lifestyle states no bedtime, the earliest the night may start: 20:00. */
-export const DEFAULT_EARLIEST_BED_MINUTE = 20 * 60;
+/** When a lifestyle states no bedtime, the night starts between 20:00 and midnight. */
+export const UNSTATED_BEDTIME = { earliest: 20 * 60, latest: MINUTES_PER_DAY } as const;
 
 /** An activity that is sleep, by its words. */
 const SLEEPS = /\b(sleep|sleeps|sleeping|asleep|bed|nap|rest)\b/i;
 
-/** How much earlier than the stated bedtime a resident may go to bed. */
+/** How far from the stated bedtime a resident may go to bed, either way. */
 const BEDTIME_LEEWAY_MINUTES = 60;
 
 /** "goes to bed around 10:30pm", "go to bed at 11", "goes to bed around midnight". */
 const LIFESTYLE_BED =
   /\bgo(?:es)?\s+to\s+bed\s+(?:at\s+|around\s+|about\s+|by\s+)?(?:(midnight)|(\d{1,2})(?::(\d{2}))?\s*(am|pm)?)/i;
 
+/** Minutes of the day between which a resident's night starts. */
+export interface BedtimeWindow {
+  earliest: number;
+  latest: number;
+}
+
 /**
- * The minute of the day before which a resident does not go to bed: an hour before the bedtime
- * their lifestyle states ("around"; an hour without am/pm is an evening hour, and after midnight
- * counts as midnight, where the day's schedule ends), else {@link DEFAULT_EARLIEST_BED_MINUTE}.
+ * When a resident goes to bed: within an hour of the bedtime their lifestyle states ("around";
+ * an hour without am/pm is an evening hour, and after midnight counts as midnight, where the
+ * day's schedule ends), else {@link UNSTATED_BEDTIME}.
  */
-export function earliestBedMinute(lifestyle: string): number {
+export function bedtimeWindow(lifestyle: string): BedtimeWindow {
   const m = LIFESTYLE_BED.exec(lifestyle);
-  if (!m) return DEFAULT_EARLIEST_BED_MINUTE;
-  if (m[1]) return MINUTES_PER_DAY - BEDTIME_LEEWAY_MINUTES;
-  const hour = (Number(m[2]) % 12) + (m[4]?.toLowerCase() === 'am' ? 0 : 12);
-  const minute = hour * 60 + Number(m[3] ?? 0);
-  return (minute < 12 * 60 ? MINUTES_PER_DAY : minute) - BEDTIME_LEEWAY_MINUTES;
+  if (!m) return UNSTATED_BEDTIME;
+  let bedtime = MINUTES_PER_DAY;
+  if (!m[1]) {
+    const hour = (Number(m[2]) % 12) + (m[4]?.toLowerCase() === 'am' ? 0 : 12);
+    const minute = hour * 60 + Number(m[3] ?? 0);
+    if (minute >= 12 * 60) bedtime = minute;
+  }
+  return {
+    earliest: bedtime - BEDTIME_LEEWAY_MINUTES,
+    latest: Math.min(MINUTES_PER_DAY, bedtime + BEDTIME_LEEWAY_MINUTES),
+  };
 }
 
 /**
  * Lays model blocks end to end from `fromMinute` after `kept`, fitted to the day: time before
- * the first block is sleep, a block running past midnight is cut there, and time the model left
- * uncovered at the end is sleep (the prompt asks it to end with sleep).
+ * the first block is sleep, and the night is the trailing run of asleep blocks, the rest of the
+ * day sleep when the model wrote none (the prompt asks it to end with sleep).
  *
- * The night the model writes is the trailing run of asleep blocks, and it does not start before
- * `bedMinute` (see {@link earliestBedMinute}): SmolLM2-135M marked a noon block asleep and went
- * to bed at 14:00 for ten hours. An asleep block followed by an awake one, or not named as sleep
- * before the night's first sleep, is taken as awake, and when the model's night would start
- * before bedtime, the day's blocks are stretched to bedtime, in blocks of at most
- * MAX_BLOCK_HOURS.
+ * The day ends within the `bed` window (see {@link bedtimeWindow}): when the model's awake
+ * blocks end before it, they are stretched to its start; when they run past it, squeezed to its
+ * end. SmolLM2-135M marked a noon block asleep and went to bed at 14:00 for ten hours; wrote
+ * eight one-hour blocks from 06:00 and nothing after, leaving 14:00 to midnight to sleep; and
+ * kept a resident who goes to bed at 10:30pm writing until midnight. An asleep block followed
+ * by an awake one, or not named as sleep before the night's first sleep, is taken as awake.
+ * Awake blocks are laid in pieces of at most MAX_BLOCK_HOURS.
  */
 export function layoutSchedule(
   kept: readonly ScheduleBlock[],
   blocks: readonly HourlyBlock[],
   fromMinute: number,
-  bedMinute: number = DEFAULT_EARLIEST_BED_MINUTE,
+  bed: BedtimeWindow = UNSTATED_BEDTIME,
 ): ScheduleBlock[] {
   const out: ScheduleBlock[] = [...kept];
   const keptEnd = kept.length
@@ -82,12 +95,18 @@ export function layoutSchedule(
   );
   const night = mergeRepeats(blocks.slice(lastAwake + 1), 'activity', 'hours', MAX_BLOCK_HOURS);
   const dayMinutes = day.reduce((n, b) => n + b.hours * 60, 0);
-  const bed = Math.min(MINUTES_PER_DAY, Math.max(bedMinute, fromMinute));
-  // Only a night the model wrote is moved to bedtime; time it left uncovered stays sleep.
+  // A re-plan late in the evening starts after the window: its day is not stretched back.
+  const earliest = Math.max(bed.earliest, fromMinute);
+  const latest = Math.max(bed.latest, fromMinute);
+  const dayEnd = fromMinute + dayMinutes;
   const stretch =
-    night.length > 0 && dayMinutes > 0 && fromMinute + dayMinutes < bed
-      ? (bed - fromMinute) / dayMinutes
-      : 1;
+    dayMinutes === 0
+      ? 1
+      : dayEnd < earliest
+        ? (earliest - fromMinute) / dayMinutes
+        : dayEnd > latest
+          ? (latest - fromMinute) / dayMinutes
+          : 1;
   let at = fromMinute;
   let planned = 0;
   // Awake blocks are cut into MAX_BLOCK_HOURS pieces (a stretched one may be longer); sleep is not.
