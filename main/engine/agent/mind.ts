@@ -33,6 +33,11 @@ export interface Mind {
   costLayer?: CostLayerHooks;
   /** How the run's model counts tokens (prompts are fitted to it); absent = unmeasured. */
   tokens?: TokenProfile;
+  /**
+   * Whose home each home sector is (sector name → the full names of its residents), so actions
+   * stay out of other people's homes (placeRelevance.ts); absent = no sector is private.
+   */
+  homes?: ReadonlyMap<string, readonly string[]>;
   /** Told when a prompt had to be cut to fit the context (the run logs it). */
   promptTrimmed?: (trim: { fn: string; agentId?: string; trims: PromptTrim[] }) => void;
 }

@@ -76,6 +76,26 @@ describe('places offered for a task', () => {
     );
   });
 
+  it("leaves other people's homes out unless the task names them or their residents", async () => {
+    const h = await harness();
+    const embedder = new WordEmbedder();
+    // Ada lives in the cafe; the bakery is Bo Park's home.
+    const homes = new Map([
+      ['cafe', [h.agents.ada.name]],
+      ['bakery', ['Bo Park']],
+    ]);
+    const mind = h.mind(0, { embedder, homes });
+    expect(await placesFor(h.agents.ada, mind, 'bake bread in the oven', PLACES)).not.toContain(
+      'bakery > oven',
+    );
+    for (const task of ['bake bread in the oven with Bo', 'bake bread in the oven at the bakery'])
+      expect(await placesFor(h.agents.ada, mind, task, PLACES)).toContain('bakery > oven');
+    // Her own home is never left out.
+    expect(await placesFor(h.agents.ada, mind, 'bake bread in the oven', PLACES)).toContain(
+      'cafe > kitchen > oven',
+    );
+  });
+
   it(`offers every place, in order and without embedding, when there are ${PLACES_OFFERED} or fewer`, async () => {
     const h = await harness();
     const embedder = new WordEmbedder();

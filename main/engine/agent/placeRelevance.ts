@@ -21,10 +21,13 @@ export const PLACES_OFFERED = 3;
 /**
  * Added to a place's similarity in the agent's home sector (the reference tells the model where
  * the agent lives, and home tasks belong there) and in its current area (the reference prefers
- * staying when the task can be done where the agent is).
+ * staying when the task can be done where the agent is). Tie-breakers only: all-MiniLM's
+ * similarities of a task to the right and the wrong place differ by a few hundredths. At 0.1
+ * and 0.05, "read a novel in the library (read a book)" ranked Tobias's own bookshelf (0.39 +
+ * 0.15) over the library's reading table (0.53).
  */
-const HOME_BONUS = 0.1;
-const HERE_BONUS = 0.05;
+const HOME_BONUS = 0.05;
+const HERE_BONUS = 0.02;
 
 /** Place-name vectors by embedder: names repeat every step, their vectors never change. */
 const placeVectors = new WeakMap<Embedder, Map<string, Float32Array>>();
@@ -49,12 +52,42 @@ function dot(a: Float32Array, b: Float32Array): number {
 /**
  * The text a place is ranked against: the task within its schedule block, written as reverie
  * writes a decomposed task, "block (task)", when it asks for the task's sector. A task alone
- * often names no place: SmolLM2 gave Tobias "read the notes from the night shift" inside "go to
- * the library in the morning", and ranked on the task alone his own room's bookshelf beat the
- * library, so he stayed in his room all morning.
+ * often names no place: ranked on the task alone, SmolLM2's "read the notes from the morning
+ * shift" was done at Tobias's own bookshelf, and in one run in four he stayed in his room all
+ * morning; ranked within its block "go to the library at The Copper Kettle", it was done at the
+ * cafe's corner table.
  */
 function placeQuery(task: string, block?: string): string {
   return block && block !== task ? `${block} (${task})` : task;
+}
+
+/**
+ * `locations` without other people's homes, as the reference's arena prompt asks ("Never go
+ * into other people's rooms unless necessary"): a home sector of residents other than `agent`
+ * stays only when `query` names it or one of them. Every place stays when none would be left.
+ * Without it, SmolLM2's Delphine made tea at Agnes's tea table in Whitlow Cottage, and Tobias's
+ * "get ready for bed" ranked Agnes's bed first: the closest names to their tasks.
+ */
+function outsideOthersHomes(
+  agent: Agent,
+  mind: Mind,
+  query: string,
+  locations: readonly string[],
+): readonly string[] {
+  if (!mind.homes) return locations;
+  const text = query.toLowerCase();
+  const words = new Set(text.split(/[^\p{L}\p{N}']+/u));
+  // A resident is named by their full name, or by a first or last name as a whole word.
+  const names = (resident: string) =>
+    text.includes(resident.toLowerCase()) ||
+    resident.split(' ').some((part) => part.length > 1 && words.has(part.toLowerCase()));
+  const closed = new Set<string>();
+  for (const [sector, residents] of mind.homes) {
+    if (residents.includes(agent.name) || text.includes(sector.toLowerCase())) continue;
+    if (!residents.some(names)) closed.add(sector);
+  }
+  const open = locations.filter((l) => !closed.has(l.split(LOCATION_SEPARATOR)[0]));
+  return open.length > 0 ? open : locations;
 }
 
 /**
@@ -69,8 +102,10 @@ export async function placesFor(
   locations: readonly string[],
   block?: string,
 ): Promise<string[]> {
+  const query = placeQuery(task, block);
+  locations = outsideOthersHomes(agent, mind, query, locations);
   if (locations.length <= PLACES_OFFERED) return [...locations];
-  const [taskVector] = await mind.embedder.embed([placeQuery(task, block)]);
+  const [taskVector] = await mind.embedder.embed([query]);
   const vectors = await vectorsOf(mind.embedder, locations);
   const homeSector = parseAddress(agent.identity.livingArea)[1];
   const here = mind.world.details(agent.tile);

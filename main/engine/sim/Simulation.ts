@@ -33,6 +33,7 @@ import { seedClauses } from '../../../common/scenario/seed';
 import type { Scenario } from '../../../common/scenario/schema';
 import { ReplayModel, type ReplayRecord } from '../../models/replay';
 import type { Embedder, LanguageModel } from '../../models/types';
+import { parseAddress } from '../../../common/scenario/address';
 import { Agent } from '../agent/Agent';
 import type { Conversation } from '../agent/converse';
 import { interview } from '../agent/interview';
@@ -922,6 +923,7 @@ export class Simulation {
       conditions: this.info.conditions,
       costLayer: this.costLayerHooks(logStep),
       ...(this.info.tokenProfile ? { tokens: this.info.tokenProfile } : {}),
+      homes: homesOf(this.agents),
       promptTrimmed: (trim) => this.writeLine({ type: 'prompt.trim', step: logStep, ...trim }),
     };
   }
@@ -981,4 +983,14 @@ interface PendingStep {
   /** Looks at the start of the step (the segment's first: before its queued interventions). */
   looksBefore: Map<string, AgentLook>;
   looksAfter: Map<string, AgentLook>;
+}
+
+/** Each home sector and the full names of the agents living there (see `Mind.homes`). */
+function homesOf(agents: readonly Agent[]): Map<string, string[]> {
+  const homes = new Map<string, string[]>();
+  for (const a of agents) {
+    const sector = parseAddress(a.identity.livingArea)[1];
+    if (sector) homes.set(sector, [...(homes.get(sector) ?? []), a.name]);
+  }
+  return homes;
 }
