@@ -95,18 +95,13 @@ export function layoutSchedule(
   );
   const night = mergeRepeats(blocks.slice(lastAwake + 1), 'activity', 'hours', MAX_BLOCK_HOURS);
   const dayMinutes = day.reduce((n, b) => n + b.hours * 60, 0);
-  // A re-plan late in the evening starts after the window: its day is not stretched back.
-  const earliest = Math.max(bed.earliest, fromMinute);
-  const latest = Math.max(bed.latest, fromMinute);
-  const dayEnd = fromMinute + dayMinutes;
-  const stretch =
-    dayMinutes === 0
-      ? 1
-      : dayEnd < earliest
-        ? (earliest - fromMinute) / dayMinutes
-        : dayEnd > latest
-          ? (latest - fromMinute) / dayMinutes
-          : 1;
+  // The day's end, moved into the window; a re-plan late in the evening starts after the
+  // window, and its day is not stretched back.
+  const dayEnd = Math.min(
+    Math.max(fromMinute + dayMinutes, bed.earliest, fromMinute),
+    Math.max(bed.latest, fromMinute),
+  );
+  const stretch = dayMinutes === 0 ? 1 : (dayEnd - fromMinute) / dayMinutes;
   let at = fromMinute;
   let planned = 0;
   // Awake blocks are cut into MAX_BLOCK_HOURS pieces (a stretched one may be longer); sleep is not.
