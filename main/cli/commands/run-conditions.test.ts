@@ -10,7 +10,7 @@ import { BASELINE_CONDITIONS, COST_LAYER_ON } from '../../../common/runs/conditi
 import { buildTestScenario } from '../../engine/testing/testTown';
 import { writeScenarioFolder } from '../../packs/index';
 import { cli, tinyModelFlags, useTempDir } from '../test-support/cliTestSupport';
-import { describeConditions, parseConditions } from './run';
+import { describeConditions, forkConditions, parseConditions } from './run';
 
 const dir = useTempDir('simulacra-conditions-');
 
@@ -80,23 +80,28 @@ describe('run conditions from flags', () => {
       'full',
     );
     expect(resume.code).toBe(2);
-    expect(resume.err[0]).toMatch(/--ablation set up a new run; --resume keeps the conditions/);
-    const fork = await cli(
-      'run',
-      '--fork',
-      'r',
-      '--at',
-      '1',
-      '--out',
-      'o',
-      '--embed',
-      'e',
-      '--model',
-      'm',
-      '--cost-layer',
-      'on',
+    expect(resume.err[0]).toMatch(
+      /--ablation set up a new run or a fork; --resume keeps the conditions/,
     );
-    expect(fork.err[0]).toMatch(/--cost-layer set up a new run; --fork keeps/);
+  });
+
+  it("a fork keeps its parent's conditions except those the flags name", () => {
+    const parent = parseConditions({
+      costLayer: 'on',
+      policySimilarity: '0.9',
+      ablation: 'no-reflection',
+    });
+    expect(forkConditions(parent, {})).toEqual(parent);
+    expect(forkConditions(parent, { costLayer: 'off' })).toEqual({
+      ...BASELINE_CONDITIONS,
+      ablation: 'no-reflection',
+      costLayer: { ...BASELINE_CONDITIONS.costLayer, policySimilarity: 0.9 },
+    });
+    expect(forkConditions(parent, { policySimilarity: '0.8' }).costLayer).toEqual({
+      ...COST_LAYER_ON,
+      policySimilarity: 0.8,
+    });
+    expect(forkConditions(parent, { ablation: 'full' }).ablation).toBe('full');
   });
 });
 
@@ -123,6 +128,8 @@ describe('a short real run with the cost layer on (generated tiny models)', () =
       'on',
       '--ablation',
       'no-reflection',
+      '--snapshot-every',
+      '1',
     );
     expect(r.code, r.err.join('\n')).toBe(0);
     expect(r.out).toContain(
@@ -139,5 +146,28 @@ describe('a short real run with the cost layer on (generated tiny models)', () =
     expect(Object.keys(copy.initial).sort()).toEqual(['ada', 'bo', 'cy']);
     const log = readFileSync(path.join(out, 'events.ndjson'), 'utf8');
     expect(log).toContain('"kind":"policy.miss"');
+
+    // The same snapshot continued without the cost layer: AGA's on/off comparison.
+    const fork = path.join(dir(), 'runs', 'r1-off');
+    const f = await cli(
+      'run',
+      '--fork',
+      out,
+      '--at',
+      '2',
+      ...(await tinyModelFlags()),
+      '--steps',
+      '1',
+      '--out',
+      fork,
+      '--cost-layer',
+      'off',
+    );
+    expect(f.code, f.err.join('\n')).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(fork, 'run.json'), 'utf8')).conditions).toEqual({
+      ...BASELINE_CONDITIONS,
+      ablation: 'no-reflection',
+    });
+    expect(readFileSync(path.join(fork, 'events.ndjson'), 'utf8')).not.toContain('"type":"cost"');
   }, 600_000);
 });

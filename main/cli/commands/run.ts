@@ -20,7 +20,7 @@ import {
   type RunConditions,
 } from '../../../common/runs/conditions';
 import { FilePolicyStore } from '../../engine/agent/policyStore';
-import { Simulation } from '../../engine/sim/Simulation';
+import { readRunInfo, Simulation } from '../../engine/sim/Simulation';
 import { parseCommandArgs } from '../args';
 import { EXIT_OK, UsageError, type CliCommand, type CliIO } from '../command';
 import { printWarnings, reportFailure } from '../report';
@@ -42,7 +42,8 @@ Options: --steps N (instead of --hours), --threads N (inference threads, default
 --context N (tokens per sequence), --snapshot-every N (steps, default 60),
 --ban-incomplete-utf8 (for the generated random-weight test models, which emit broken UTF-8).
 --embedder is an alias of --embed.
-Conditions of a new run (stored in run.json; resume, fork and replay keep the run's own):
+Conditions of a new run (stored in run.json; resume and replay keep the run's own, a fork
+keeps its parent's except those given):
 --cost-layer on|off|<parts>  the Affordable Generative Agents cost layer; parts: lifestyle,
                              social, wandering, comma-separated (default: scenario settings)
 --policy-similarity X        cosine at which a stored plan is reused (0.5–1, default 0.97)
@@ -108,6 +109,30 @@ export function parseConditions(
     behaviourAblation: ablationOf('--behaviour-ablation', flags.behaviourAblation),
     costLayer: costLayerSchema.parse(costLayer),
   });
+}
+
+/**
+ * A fork's conditions: the parent's, with what the flags name replaced (`--cost-layer off` on
+ * a fork continues the same snapshot without the cost layer; `--policy-similarity` alone
+ * changes only the threshold).
+ */
+export function forkConditions(
+  parent: RunConditions,
+  flags: Parameters<typeof parseConditions>[0],
+): RunConditions {
+  const given = parseConditions(flags, parent.costLayer);
+  return {
+    costLayer: {
+      ...given.costLayer,
+      policySimilarity:
+        flags.policySimilarity === undefined
+          ? parent.costLayer.policySimilarity
+          : given.costLayer.policySimilarity,
+    },
+    ablation: flags.ablation === undefined ? parent.ablation : given.ablation,
+    behaviourAblation:
+      flags.behaviourAblation === undefined ? parent.behaviourAblation : given.behaviourAblation,
+  };
 }
 
 /** Default length of a run: one game hour. */
@@ -269,9 +294,9 @@ export const runCommand: CliCommand = {
       'behaviour-ablation',
     ] as const;
     const given = conditionFlags.filter((f) => values[f] !== undefined).map((f) => `--${f}`);
-    if (mode !== 'new' && given.length > 0) {
+    if (mode !== 'new' && mode !== 'fork' && given.length > 0) {
       throw new UsageError(
-        `${given.join(', ')} set up a new run; --${mode} keeps the conditions in the run's run.json`,
+        `${given.join(', ')} set up a new run or a fork; --${mode} keeps the conditions in the run's run.json`,
       );
     }
     const conditionFlagValues = {
@@ -345,7 +370,10 @@ export const runCommand: CliCommand = {
         sim = Simulation.resume(values.resume!, deps);
         io.err(`resumed ${values.resume} at step ${sim.step}`);
       } else if (mode === 'fork') {
-        sim = Simulation.fork(values.fork!, at!, values.out!, deps);
+        const parent = readRunInfo(values.fork!).conditions;
+        sim = Simulation.fork(values.fork!, at!, values.out!, deps, {
+          conditions: forkConditions(parent, conditionFlagValues),
+        });
         io.err(`forked ${values.fork} at step ${at} into ${values.out}`);
       } else {
         const { scenario, warnings } = await loadScenarioSource(positionals[0]);

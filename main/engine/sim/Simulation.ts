@@ -294,13 +294,16 @@ export class Simulation {
 
   /**
    * Starts a new run in `newRunDir` from the checkpoint of `fromRunDir` after `step` steps.
-   * The new run's log starts with a `fork` line naming its parent.
+   * The new run's log starts with a `fork` line naming its parent. It keeps the parent's
+   * conditions unless `options.conditions` gives others: one snapshot continued with the cost
+   * layer on and off is AGA's comparison (the agents' learned policies are in the snapshot).
    */
   static fork(
     fromRunDir: string,
     step: number,
     newRunDir: string,
     deps: SimulationDeps,
+    options: { conditions?: RunConditions } = {},
   ): Simulation {
     if (existsSync(path.join(newRunDir, RUN_FILE)))
       throw new Error(`${newRunDir} already holds a run`);
@@ -311,7 +314,9 @@ export class Simulation {
     const info: RunInfo = {
       version: 1,
       snapshotEverySteps: parentInfo.snapshotEverySteps,
-      conditions: parentInfo.conditions,
+      conditions: options.conditions
+        ? runConditionsSchema.parse(options.conditions)
+        : parentInfo.conditions,
       ...(parentInfo.tokenProfile ? { tokenProfile: parentInfo.tokenProfile } : {}),
       parent: { runDir: path.resolve(fromRunDir), step },
     };
