@@ -2,8 +2,9 @@
  * A conversation on the real test models (issues 12 and 13): Tobias Mensah and Agnes Whitlow of
  * Willow Bend, seeded with their personas' memories (MiniLM embeddings), meet in the college
  * library at 10:00 and talk through the engine's own `converse` on SmolLM2-135M-Instruct (one
- * thread), with its retrieval per line, topic, thoughts and re-planning. The transcript is
- * printed whole, so a failure shows what the model said.
+ * thread), with its relationship summary and retrieval per line, topic, thoughts and
+ * re-planning. The transcript and the summaries are printed whole, so a failure shows what the
+ * model said.
  *
  * What holds on a model this small: every line is English of a few words, no line says again
  * what was said (a line that echoes an earlier one is asked again in other words, and a second
@@ -39,6 +40,7 @@ describe.skipIf(!models || !dictionary)('a conversation on SmolLM2-135M-Instruct
   let embedder: Embedder;
   let chat: Conversation;
   let agents: Agent[];
+  const relationships: string[] = [];
 
   beforeAll(async () => {
     model = await createLlamaLanguageModel({ modelPath: models!.llm, gpu: false, threads: 1 });
@@ -46,8 +48,23 @@ describe.skipIf(!models || !dictionary)('a conversation on SmolLM2-135M-Instruct
     const { scenario } = await readScenarioFolder(WILLOW_BEND);
     const world = TileWorld.fromScenario(scenario);
     const clock = new Clock('2024-04-15T10:00:00', scenario.settings.secondsPerStep);
+    // What the model answers for the per-line relationship summaries, printed with the chat.
+    const counted: LanguageModel = {
+      id: model.id,
+      tokenizer: model.tokenizer,
+      async complete(request) {
+        const result = await model.complete(request);
+        if (request.fn === 'converse.relationship') {
+          relationships.push(
+            `${request.agentId}: ${(result.json as { relationship: string }).relationship}`,
+          );
+        }
+        return result;
+      },
+      dispose: () => model.dispose(),
+    };
     const mind: Mind = {
-      model,
+      model: counted,
       embedder,
       clock,
       now: 0,
@@ -97,7 +114,9 @@ describe.skipIf(!models || !dictionary)('a conversation on SmolLM2-135M-Instruct
     console.log(
       `Conversation (${chat.transcript.length} lines, ended by ${chat.endedBy}, topic ` +
         `"${chat.topic}", ${((performance.now() - started) / 1000).toFixed(0)} s):\n` +
-        chat.transcript.map((l) => `  ${l}`).join('\n'),
+        chat.transcript.map((l) => `  ${l}`).join('\n') +
+        `\nHow each speaker stood with the other, before each line:\n` +
+        relationships.map((l) => `  ${l}`).join('\n'),
     );
   }, 900_000);
 
@@ -120,5 +139,13 @@ describe.skipIf(!models || !dictionary)('a conversation on SmolLM2-135M-Instruct
     for (const agent of agents) {
       expect(agent.memory.latest(['chat'], 1)[0]?.filling, agent.name).toEqual(chat.transcript);
     }
+  });
+
+  it('before each line the speaker sums up how they stand with the partner, in English', () => {
+    const text = relationships.join('\n');
+    // One per line asked (a line asked again after an echo asks again).
+    expect(relationships.length, text).toBeGreaterThanOrEqual(chat.transcript.length);
+    expect(relationships[0].startsWith(`${agents[0].id}: `), text).toBe(true);
+    expect(dictionary!.englishShare(text), text).toBeGreaterThanOrEqual(0.8);
   });
 });

@@ -49,6 +49,17 @@ describe('reacting and conversing', () => {
     expect(turns[0].messages.at(-1)!.content).toContain(
       'You are talking with Bo Park, who is prepare',
     );
+    // Before each line (reverie agent_chat_v2) the speaker sums up how they stand with the
+    // partner from memories about them, retrieves on that summary, and is shown it.
+    const relationships = h.model.callsOf('converse.relationship');
+    expect(relationships.map((c) => c.agentId)).toEqual(['ada', 'bo', 'ada', 'bo']);
+    expect(relationships[0].messages.at(-1)!.content).toContain('Person: Bo Park.');
+    expect(ada.retrievals.map((r) => r.query)).toEqual(
+      expect.arrayContaining(['Bo Park', 'neighbours who plan the spring fair together']),
+    );
+    expect(turns[0].messages.at(-1)!.content).toContain(
+      'How you stand with Bo Park: neighbours who plan the spring fair together',
+    );
     expect(bo.retrievals.map((r) => r.query)).toContain(
       [
         'Ada Lin: line 1 about the spring fair',

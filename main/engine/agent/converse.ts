@@ -6,6 +6,7 @@
  * per participant, a cooldown for the pair, both schedules re-planned around the chat, and the
  * two walking to meet.
  */
+import { converseRelationshipPrompt } from '../prompts/converseRelationship';
 import { converseSummaryPrompt } from '../prompts/converseSummary';
 import { converseThoughtsPrompt } from '../prompts/converseThoughts';
 import { converseTurnPrompt } from '../prompts/converseTurn';
@@ -22,6 +23,11 @@ import { refreshSummary, updateAfterChat } from './socialMemory';
 export const MAX_CHAT_UTTERANCES = 16;
 /** Memories recalled per utterance (ARCHITECTURE §9: 15), shared by the turn's focal points. */
 export const MEMORIES_PER_UTTERANCE = 15;
+/**
+ * Memories retrieved on the partner's name for the per-line relationship summary (reverie
+ * `agent_chat_v2`: 50); the prompt keeps the best-scored that fit the context.
+ */
+export const RELATIONSHIP_MEMORIES = 50;
 /** Lines of the transcript a turn retrieves on (reverie `agent_chat_v2`: the last 4). */
 export const FOCAL_LINES = 4;
 /** Earlier chats with the partner shown to a turn, newest first. */
@@ -62,9 +68,11 @@ export interface Conversation {
 
 /**
  * What one line of `speaker` to `listener` is conditioned on (reverie `agent_chat_v2`, once per
- * utterance): memories retrieved on the partner and what they are doing and on the last lines
- * spoken, the partner's current activity, and earlier chats with them. With social memory on
- * (AGA), the speaker's relationship, feeling and summary of the partner come too, and of the
+ * utterance): a summary of how the speaker stands with the partner, made from memories retrieved
+ * on the partner's name (one `converse.relationship` call); memories retrieved on that summary,
+ * on what the partner is doing and on the last lines spoken; the partner's current activity;
+ * and earlier chats with them. With social memory on (AGA), the speaker's stored relationship,
+ * feeling and summary of the partner take the per-line summary's place (no call), and of the
  * retrieved memories only those the summary does not cover yet are passed, as new events.
  * `view` is the speaker's social entry, brought up to date once per conversation.
  */
@@ -77,12 +85,28 @@ export async function turnContext(
 ): Promise<
   Pick<
     Parameters<typeof converseTurnPrompt>[1],
-    'memories' | 'social' | 'partnerActivity' | 'earlierChats'
+    'memories' | 'social' | 'relationship' | 'partnerActivity' | 'earlierChats'
   >
 > {
   const partnerActivity = listener.activityLabel();
   const lastLines = transcript.slice(-FOCAL_LINES).join('\n');
-  const focal = [`${listener.name} is ${partnerActivity}`, ...(lastLines ? [lastLines] : [])];
+  let relationship: string | null = null;
+  if (!view) {
+    const about = await recall(mind, speaker, listener.name, RELATIONSHIP_MEMORIES);
+    ({ relationship } = await ask(
+      mind,
+      speaker,
+      converseRelationshipPrompt(speaker.identity, {
+        partnerName: listener.name,
+        memories: about.map((m) => m.description),
+      }),
+    ));
+  }
+  const focal = [
+    ...(relationship ? [relationship] : []),
+    `${listener.name} is ${partnerActivity}`,
+    ...(lastLines ? [lastLines] : []),
+  ];
   const perFocal = Math.ceil(MEMORIES_PER_UTTERANCE / focal.length);
   const seen = new Set<string>();
   const retrieved = [];
@@ -107,6 +131,7 @@ export async function turnContext(
     partnerActivity,
     earlierChats,
     ...(view ? { social: view } : {}),
+    ...(relationship ? { relationship } : {}),
   };
 }
 

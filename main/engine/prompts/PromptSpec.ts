@@ -19,6 +19,7 @@ export type CognitiveFn =
   | 'plan.decompose'
   | 'action'
   | 'react'
+  | 'converse.relationship'
   | 'converse.turn'
   | 'converse.summary'
   | 'converse.thoughts'

@@ -35,6 +35,8 @@ export interface TurnInput {
   earlierChats: readonly string[];
   memories: readonly string[];
   transcript: readonly string[];
+  /** Without social memory: this line's summary of how the speaker stands with the partner. */
+  relationship?: string;
   social?: SocialView;
   /** Asked again after a line that repeated an earlier one (agent/converse.ts): say so. */
   sayNew?: boolean;
@@ -97,7 +99,12 @@ function turnQuestion(who: IdentityView, input: TurnInput): Part[] {
             ? ['Also on your mind:\n', ranked('memories', input.memories, { priority: 1 }), '\n']
             : []),
         ]
-      : ['What you remember:\n', ranked('memories', input.memories, { priority: 1 }), '\n']),
+      : [
+          ...(input.relationship ? [`How you stand with ${partner}: ${input.relationship}\n`] : []),
+          'What you remember:\n',
+          ranked('memories', input.memories, { priority: 1 }),
+          '\n',
+        ]),
     // The conversation itself comes first when the context is short.
     'Conversation so far:\n',
     input.transcript.length

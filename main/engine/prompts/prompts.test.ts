@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { exampleFor } from '../testing/ScriptedModel';
 import { actionPrompt } from './action';
 import { actNowPrompt } from './actNow';
+import { converseRelationshipPrompt } from './converseRelationship';
 import { converseSummaryPrompt } from './converseSummary';
 import { converseThoughtsPrompt } from './converseThoughts';
 import { converseTurnPrompt } from './converseTurn';
@@ -83,6 +84,10 @@ const builders: [string, (v: string) => PromptSpec<unknown>][] = [
         memories: [],
         transcript: [v],
       }),
+  ],
+  [
+    'converse.relationship',
+    (v) => converseRelationshipPrompt(who, { partnerName: 'Bo', memories: [v] }),
   ],
   ['converse.summary', (v) => converseSummaryPrompt({ names: ['Ada', 'Bo'], transcript: [v] })],
   ['converse.thoughts', (v) => converseThoughtsPrompt(who, { partnerName: 'Bo', transcript: [v] })],

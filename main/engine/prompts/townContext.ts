@@ -12,6 +12,7 @@ import type { ModelTokenizer } from '../../models/types';
 import { actionPrompt, LOCATION_SEPARATOR } from './action';
 import { actNowPrompt } from './actNow';
 import { CHARS_PER_WORD } from './jsonSchema';
+import { converseRelationshipPrompt } from './converseRelationship';
 import { converseSummaryPrompt } from './converseSummary';
 import { converseThoughtsPrompt } from './converseThoughts';
 import { converseTurnPrompt } from './converseTurn';
@@ -110,6 +111,17 @@ function personaPrompts(persona: Persona, town: string): PromptSpec<unknown>[] {
       transcript: [line],
       social: { relationship: typical(5), feeling: typical(5), summary: typical(45) },
     }),
+    converseTurnPrompt(who, {
+      now,
+      place,
+      partnerName: partner,
+      partnerActivity: typical(8),
+      earlierChats: [],
+      memories: [],
+      transcript: [line],
+      relationship: typical(25),
+    }),
+    converseRelationshipPrompt(who, { partnerName: partner, memories: [] }),
     converseSummaryPrompt({ names: [who.name, partner], transcript: [line] }),
     converseThoughtsPrompt(who, { partnerName: partner, transcript: [line] }),
     reflectQuestionsPrompt(who, [memory]),

@@ -52,6 +52,9 @@ export function townScript(options: { talk?: 'talk' | 'wait' | 'continue' } = {}
       utterance: `line ${n + 1} about the spring fair`,
       end: n % 4 === 3,
     }),
+    'converse.relationship': () => ({
+      relationship: 'neighbours who plan the spring fair together',
+    }),
     'converse.summary': () => ({ topic: 'the spring fair' }),
     'converse.thoughts': () => ({
       planning: 'remember to bring flowers to the fair',
