@@ -27,11 +27,13 @@ const TEMPLATE = path.join(import.meta.dirname, '../../../templates/willow-bend'
 const GAME_HOURS = 17;
 
 function report(runDir: string, wallSeconds: number | null): void {
-  const steps = EventLog.read(path.join(runDir, LOG_FILE)).events.filter(
+  const records = EventLog.read(path.join(runDir, LOG_FILE)).events.filter(
     (e) => e.type === 'step',
-  ).length;
-  if (steps === 0) throw new Error(`${runDir} has no steps to read`);
-  const rows = dayBattery(runDir, steps);
+  );
+  if (records.length === 0) throw new Error(`${runDir} has no steps to read`);
+  const steps = records.length;
+  // Night is after the last step logged (a fork's steps are numbered from its parent's start).
+  const rows = dayBattery(runDir, records[records.length - 1].step + 1);
   console.log(formatDayBattery(rows));
   for (const r of rows) console.log(`${r.name}: ${r.places.join(', ')}`);
   const hours = (steps * 10) / 3600;

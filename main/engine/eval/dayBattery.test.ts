@@ -54,5 +54,18 @@ describe('the day battery', () => {
       expect(r.chatsEndedByCap, r.name).toBe(0);
     }
     expect(rows.reduce((n, r) => n + r.chatsStarted, 0)).toBeGreaterThan(0);
+
+    // A fork is read as its own stretch, from where its snapshot left everyone: from noon, at
+    // work in the cafe (not in bed, where the parent run began).
+    const noon = 5 * 60 * 6;
+    const forkDir = path.join(mkdtempSync(path.join(os.tmpdir(), 'day-battery-fork-')), 'run');
+    const fork = Simulation.fork(dir, noon, forkDir, {
+      model: new ScriptedModel(toTheCafe),
+      embedder: new HashEmbedder(),
+    });
+    await fork.run(60);
+    for (const r of dayBattery(forkDir, noon + 60)) {
+      expect(r.places[0], r.name).toMatch(/^Willow Bend:The Copper Kettle:/);
+    }
   }, 600_000);
 });

@@ -38,13 +38,17 @@ export interface ResidentDay {
   inBedAtNight: boolean | null;
 }
 
-/** The battery of the run in `runDir`, with "night" read after `nightStep` steps. */
+/**
+ * The battery of the run in `runDir` (from its first logged step: a fork reads its own day), with
+ * "night" read after `nightStep` steps since the start of the run's line (its parent's included).
+ */
 export function dayBattery(runDir: string, nightStep: number): ResidentDay[] {
   const scenario = readRunScenario(runDir);
   const world = TileWorld.fromScenario(scenario);
   const { events } = EventLog.read(path.join(runDir, LOG_FILE));
   const steps = events.filter((e): e is StepRecord => e.type === 'step');
-  const start = frameAt(runDir, 0);
+  // A fork's log starts at its parent's snapshot: the day read is the fork's own.
+  const start = frameAt(runDir, steps[0]?.step ?? 0);
   const night = frameAt(runDir, nightStep);
   return scenario.personas.map((persona) => {
     const id = persona.id;
