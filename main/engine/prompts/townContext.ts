@@ -76,6 +76,15 @@ function personaPrompts(persona: Persona, town: string): PromptSpec<unknown>[] {
   const memory = typical(15);
   const home = parseAddress(persona.livingArea).slice(1).join(LOCATION_SEPARATOR);
   const place = formatAddress(town, ...parseAddress(persona.livingArea).slice(1));
+  const turn = {
+    now,
+    place,
+    partnerName: partner,
+    partnerActivity: typical(8),
+    earlierChats: [],
+    memories: [],
+    transcript: [line],
+  };
   return [
     importancePrompt(who, { kind: 'event', description: memory }),
     planWakePrompt(who, date),
@@ -101,26 +110,12 @@ function personaPrompts(persona: Persona, town: string): PromptSpec<unknown>[] {
       otherActivity: typical(8),
       memories: [],
     }),
+    // A line with social memory (its stored entry) and without (this line's relationship).
     converseTurnPrompt(who, {
-      now,
-      place,
-      partnerName: partner,
-      partnerActivity: typical(8),
-      earlierChats: [],
-      memories: [],
-      transcript: [line],
+      ...turn,
       social: { relationship: typical(5), feeling: typical(5), summary: typical(45) },
     }),
-    converseTurnPrompt(who, {
-      now,
-      place,
-      partnerName: partner,
-      partnerActivity: typical(8),
-      earlierChats: [],
-      memories: [],
-      transcript: [line],
-      relationship: typical(25),
-    }),
+    converseTurnPrompt(who, { ...turn, relationship: typical(25) }),
     converseRelationshipPrompt(who, { partnerName: partner, memories: [] }),
     converseSummaryPrompt({ names: [who.name, partner], transcript: [line] }),
     converseThoughtsPrompt(who, { partnerName: partner, transcript: [line] }),
