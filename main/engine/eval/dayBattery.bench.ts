@@ -1,11 +1,11 @@
 /**
  * The day battery on the real test models (issue 13 "Verify"), run with
- * `npm run bench -- dayBattery`: one game day of Willow Bend (07:00 → midnight, the template's
+ * `npm run bench -- dayBattery`: one game day of Willow Bend (07:00 → 01:00, the template's
  * own seed and cost-layer switches) on SmolLM2-135M-Instruct + all-MiniLM-L6-v2, one inference
  * thread; then per resident the battery of eval/dayBattery.ts, and a BENCH line with the wall
  * time per game hour. The day is long on a CPU (measure one hour first: the line reports the
  * rate); `npx tsx main/engine/eval/dayBattery.bench.ts <run-dir>` prints the battery of a run
- * already made (e.g. by `simulacra run templates/willow-bend --hours 17 …`) instead.
+ * already made (e.g. by `simulacra run templates/willow-bend --hours 18 …`) instead.
  * Skips loudly without the real models (`npm run models:test`).
  */
 import { mkdtempSync } from 'node:fs';
@@ -23,8 +23,13 @@ import { Simulation } from '../sim/Simulation';
 import { dayBattery, formatDayBattery, type ResidentDay } from './dayBattery';
 
 const TEMPLATE = path.join(import.meta.dirname, '../../../templates/willow-bend');
-/** 07:00 to midnight. */
-const GAME_HOURS = 17;
+/**
+ * 07:00 to 01:00 the next morning: night is read after the latest bedtime a day may end at
+ * (midnight, agent/schedule.ts `bedtimeWindow`) and the walk to bed. Read at midnight, a
+ * resident who "goes to bed around midnight" was still at his last task (his night began at
+ * 00:00), though in bed by 01:00.
+ */
+const GAME_HOURS = 18;
 
 function report(runDir: string, wallSeconds: number | null): void {
   const records = EventLog.read(path.join(runDir, LOG_FILE)).events.filter(
