@@ -69,3 +69,16 @@ export const COST_LAYER_ON: CostLayer = costLayerSchema.parse({
   socialMemory: true,
   mindWandering: true,
 });
+
+/** The whole architecture with every part of the cost layer on: AGA's condition. */
+export const COST_LAYER_CONDITIONS: RunConditions = runConditionsSchema.parse({
+  costLayer: COST_LAYER_ON,
+});
+
+/**
+ * The conditions a run of a town gets unless told otherwise: the full architecture with the
+ * town's own cost-layer switches (`settings.costLayer`), as the studio and the CLI start it.
+ */
+export function townConditions(costLayer: Partial<CostLayer>): RunConditions {
+  return runConditionsSchema.parse({ costLayer });
+}

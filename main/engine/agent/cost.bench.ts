@@ -28,8 +28,7 @@ import path from 'node:path';
 import { reportBench } from '../../../common/bench';
 import {
   BASELINE_CONDITIONS,
-  COST_LAYER_ON,
-  runConditionsSchema,
+  COST_LAYER_CONDITIONS,
   type RunConditions,
 } from '../../../common/runs/conditions';
 import { loadTinyModels } from '../../models/fixtures/tinyModels';
@@ -46,7 +45,7 @@ import { townScript } from '../testing/townScript';
 const GAME_HOURS = 6;
 /** The template's own seed and one more; both conditions run with each. */
 const SEEDS = [42, 7];
-const ON = runConditionsSchema.parse({ costLayer: COST_LAYER_ON });
+const ON = COST_LAYER_CONDITIONS;
 
 interface Measured {
   byFunction: Record<string, CostRow>;

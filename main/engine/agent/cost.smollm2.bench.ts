@@ -26,8 +26,7 @@ import path from 'node:path';
 import { reportBench } from '../../../common/bench';
 import {
   BASELINE_CONDITIONS,
-  COST_LAYER_ON,
-  runConditionsSchema,
+  COST_LAYER_CONDITIONS,
   type RunConditions,
 } from '../../../common/runs/conditions';
 import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
@@ -43,7 +42,6 @@ import { Simulation } from '../sim/Simulation';
 import { FilePolicyStore } from './policyStore';
 
 const TEMPLATE = path.join(import.meta.dirname, '../../../templates/willow-bend');
-const ON: RunConditions = runConditionsSchema.parse({ costLayer: COST_LAYER_ON });
 const GA_TOKENS_PER_AGENT_DAY = 758_000;
 const AGA_TOKENS_PER_AGENT_DAY = [217_000, 236_000];
 
@@ -145,7 +143,7 @@ if (models) {
         path.join(root, 'day1'),
         { model, embedder, policyStore },
         // The last snapshot falls at midnight, where both day-2 runs start.
-        { conditions: ON, snapshotEverySteps: day1Steps },
+        { conditions: COST_LAYER_CONDITIONS, snapshotEverySteps: day1Steps },
       ),
     );
     const fork =
@@ -155,11 +153,13 @@ if (models) {
           day1Steps,
           path.join(root, name),
           { model, embedder, policyStore },
-          {
-            conditions,
-          },
+          { conditions },
         );
-    const on = await measured('day 2, cost layer on', stepsPerDay, fork('day2-on', ON));
+    const on = await measured(
+      'day 2, cost layer on',
+      stepsPerDay,
+      fork('day2-on', COST_LAYER_CONDITIONS),
+    );
     const off = await measured(
       'day 2, cost layer off',
       stepsPerDay,
@@ -208,8 +208,8 @@ if (models) {
       },
       wallSecondsPerGameHour: {
         day1: Math.round(day1.wallSeconds / (day1Steps / stepsPerHour)),
-        day2On: Math.round(on.wallSeconds / 24),
-        day2Off: Math.round(off.wallSeconds / 24),
+        day2On: Math.round(on.wallSeconds / (stepsPerDay / stepsPerHour)),
+        day2Off: Math.round(off.wallSeconds / (stepsPerDay / stepsPerHour)),
       },
       loadAverage1m: Number(os.loadavg()[0].toFixed(2)),
       scenario: 'templates/willow-bend',

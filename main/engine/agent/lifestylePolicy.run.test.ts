@@ -2,11 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  BASELINE_CONDITIONS,
-  COST_LAYER_ON,
-  runConditionsSchema,
-} from '../../../common/runs/conditions';
+import { BASELINE_CONDITIONS, COST_LAYER_CONDITIONS } from '../../../common/runs/conditions';
 import { EventLog } from '../sim/EventLog';
 import { Simulation } from '../sim/Simulation';
 import { HashEmbedder, ScriptedModel } from '../testing/ScriptedModel';
@@ -15,7 +11,7 @@ import { townScript } from '../testing/townScript';
 import { FilePolicyStore, policyKey } from './policyStore';
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'cost-run-'));
-const ON = runConditionsSchema.parse({ costLayer: COST_LAYER_ON });
+const ON = COST_LAYER_CONDITIONS;
 /** Six game hours at one minute per step, from 10:00. */
 const STEPS = 360;
 

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COST_LAYER_ON, runConditionsSchema } from '../../../common/runs/conditions';
+import { COST_LAYER_CONDITIONS } from '../../../common/runs/conditions';
 import { harness, type Harness } from '../testing/harness';
 import type { Agent } from './Agent';
 import type { CostLayerNote } from './costLayerHooks';
@@ -13,7 +13,7 @@ import { nextAction, planNewDay } from './plan';
 import { FilePolicyStore, policyKey } from './policyStore';
 
 const STOVE = 'Town:cafe:kitchen:stove';
-const conditions = runConditionsSchema.parse({ costLayer: COST_LAYER_ON });
+const conditions = COST_LAYER_CONDITIONS;
 
 /** The evening after the blocks a test is about, so the day reaches bedtime unstretched. */
 const EVENING = [4, 4].map((hours) => ({ activity: 'read at home', hours, asleep: false }));

@@ -12,7 +12,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { reportBench } from '../../../common/bench';
-import { runConditionsSchema } from '../../../common/runs/conditions';
+import { townConditions } from '../../../common/runs/conditions';
 import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
 import { realTestModels } from '../../models/testing/test-models';
 import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
@@ -79,7 +79,7 @@ if (existing) {
         scenario,
         dir,
         { model, embedder },
-        { conditions: runConditionsSchema.parse({ costLayer: scenario.settings.costLayer }) },
+        { conditions: townConditions(scenario.settings.costLayer) },
       );
       await sim.run((GAME_HOURS * 3600) / scenario.settings.secondsPerStep);
       console.log(`run folder: ${dir}`);

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runConditionsSchema } from '../../../common/runs/conditions';
+import { townConditions } from '../../../common/runs/conditions';
 import { readScenarioFolder } from '../../packs/index';
 import { Simulation } from '../sim/Simulation';
 import type { CompletionRequest } from '../../models/types';
@@ -35,7 +35,7 @@ describe('the day battery', () => {
       scenario,
       dir,
       { model: new ScriptedModel(toTheCafe), embedder: new HashEmbedder() },
-      { conditions: runConditionsSchema.parse({ costLayer: scenario.settings.costLayer }) },
+      { conditions: townConditions(scenario.settings.costLayer) },
     );
     // 07:00 → 23:30: the scripted schedule ends at 23:00 and sleep begins.
     const night = (16 * 60 + 30) * 6;

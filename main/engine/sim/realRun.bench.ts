@@ -20,7 +20,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { reportBench } from '../../../common/bench';
-import { runConditionsSchema } from '../../../common/runs/conditions';
+import { townConditions } from '../../../common/runs/conditions';
 import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
 import { CostLedger, withLedger } from '../../models/ledger';
 import { realTestModels } from '../../models/testing/test-models';
@@ -62,7 +62,7 @@ if (models) {
     scenario,
     mkdtempSync(path.join(os.tmpdir(), 'real-run-bench-')),
     { model: withLedger(timed, ledger), embedder },
-    { conditions: runConditionsSchema.parse({ costLayer: scenario.settings.costLayer }) },
+    { conditions: townConditions(scenario.settings.costLayer) },
   );
   const hourSteps = 3600 / scenario.settings.secondsPerStep;
   const seeded = performance.now();

@@ -12,7 +12,7 @@
  * sets; everything else is the template's own settings and cost layer.
  */
 import path from 'node:path';
-import { runConditionsSchema } from '../../../common/runs/conditions';
+import { townConditions } from '../../../common/runs/conditions';
 import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
 import { realTestModelPaths } from '../../models/testing/test-models';
 import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     const { scenario } = await readScenarioFolder(WILLOW_BEND);
     scenario.settings = { ...scenario.settings, startTime };
     sim = await Simulation.create(scenario, runDir, deps, {
-      conditions: runConditionsSchema.parse({ costLayer: scenario.settings.costLayer }),
+      conditions: townConditions(scenario.settings.costLayer),
     });
   }
   process.stdout.write(`start ${sim.step}\n`);

@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { reportBench } from '../../../common/bench';
-import { COST_LAYER_ON, runConditionsSchema } from '../../../common/runs/conditions';
+import { COST_LAYER_CONDITIONS, runConditionsSchema } from '../../../common/runs/conditions';
 import { runExperiment, type ExperimentPlan } from '../../engine/eval/experiment';
 import { evaluationSchema } from '../../engine/eval/experimentConfig';
 import { writeReport } from '../../engine/eval/report/writeReport';
@@ -36,7 +36,7 @@ if (models) {
       { name: 'full', conditions: runConditionsSchema.parse({}) },
       {
         name: 'full-cost-layer',
-        conditions: runConditionsSchema.parse({ costLayer: COST_LAYER_ON }),
+        conditions: COST_LAYER_CONDITIONS,
       },
     ],
     baseline: 'full',
