@@ -25,7 +25,7 @@ export interface OutputValidator<T> {
 export interface CompletionRequest<T = unknown> {
   /** Cognitive function tag, e.g. `'importance'`, `'plan.daily'`; the ledger groups by it. */
   fn: string;
-  /** The agent the call is for; gives sequence affinity (KV-cache reuse) and ledger rows. */
+  /** The agent the call is for: ledger rows, and a tie-break when routing to a cached sequence. */
   agentId?: string;
   messages: ChatMessage[];
   /** When set, the output is grammar-constrained / `json_schema` JSON and parsed. */

@@ -11,7 +11,12 @@
  *     in that run;
  *   - cost.importance_share@smollm2-135m — importance ratings' share of prompt + completion
  *     tokens in that run (seeding included: every seed clause is rated), with the per-function
- *     breakdown.
+ *     breakdown;
+ *   - llm.prefix_routing@smollm2-135m — that run's requests (seeding included) replayed, each
+ *     step's requests together as the run sent them, on two fresh models: sequences routed by
+ *     cached prefix (the product's) and least recently used. Each request evaluates its prompt
+ *     and one token, so the two differ only in what the KV cache serves. value = share of prompt
+ *     tokens served with routing; ratio = wall seconds LRU ÷ routed.
  *
  * Every line carries the machine's 1-minute load average and this process's CPU seconds.
  * Run: npx tsx main/engine/sim/realRun.bench.ts
@@ -25,8 +30,14 @@ import { createLlamaLanguageModel } from '../../models/llama/llama-language-mode
 import { CostLedger, withLedger } from '../../models/ledger';
 import { realTestModels } from '../../models/testing/test-models';
 import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
+import {
+  replayRequests,
+  requestsByStep,
+  routingComparison,
+} from '../../models/testing/replay-requests';
 import type { LanguageModel } from '../../models/types';
 import { readScenarioFolder } from '../../packs/index';
+import { LOG_FILE } from './runFiles';
 import { Simulation } from './Simulation';
 
 const town = path.resolve(import.meta.dirname, '../../../templates/willow-bend');
@@ -58,9 +69,10 @@ if (models) {
   const { scenario } = await readScenarioFolder(town);
   const cpuStart = process.cpuUsage();
   const started = performance.now();
+  const runDir = mkdtempSync(path.join(os.tmpdir(), 'real-run-bench-'));
   const sim = await Simulation.create(
     scenario,
-    mkdtempSync(path.join(os.tmpdir(), 'real-run-bench-')),
+    runDir,
     { model: withLedger(timed, ledger), embedder },
     { conditions: townConditions(scenario.settings.costLayer) },
   );
@@ -117,4 +129,15 @@ if (models) {
     ...common,
   });
   await llm.dispose();
+
+  const steps = requestsByStep(path.join(runDir, LOG_FILE));
+  const routed = await replayRequests(models.llm, steps, true);
+  const lru = await replayRequests(models.llm, steps, false);
+  reportBench({
+    name: 'llm.prefix_routing@smollm2-135m',
+    ...routingComparison(routed, lru),
+    window: 'the hour above, seeding included',
+    calls: steps.flat().length,
+    load1: Number(os.loadavg()[0].toFixed(2)),
+  });
 }

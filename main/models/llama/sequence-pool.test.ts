@@ -1,0 +1,120 @@
+import type { Token } from 'node-llama-cpp';
+import { describe, expect, it } from 'vitest';
+import { REUSE_SHARE, SequencePool, type PooledSequence, type SequenceSlot } from './sequence-pool';
+
+/** A stand-in sequence: its "KV cache" is whatever prompt it served last. */
+class FakeSequence implements PooledSequence {
+  contextTokens: Token[] = [];
+}
+
+const tokens = (...ids: number[]) => ids as Token[];
+/** A prompt: `shared` tokens of a common head, then its own tail. */
+const prompt = (head: number[], tail: number[]) => tokens(...head, ...tail);
+
+function pool(size: number, affinity = true) {
+  const sequences = Array.from({ length: size }, () => new FakeSequence());
+  return { pool: new SequencePool(sequences, affinity), sequences };
+}
+
+/** Runs one request to completion: acquire, "evaluate" (the cache now holds the prompt), release. */
+async function serve(
+  p: SequencePool<FakeSequence>,
+  agent: string,
+  promptTokens: Token[],
+): Promise<SequenceSlot<FakeSequence>> {
+  const slot = await p.acquire(agent, promptTokens);
+  slot.sequence.contextTokens = [...promptTokens];
+  p.release(slot);
+  return slot;
+}
+
+const importanceHead = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+const actionHead = [1, 20, 21, 22, 23, 24, 25, 26, 27];
+
+describe('SequencePool routing', () => {
+  it("sends a prompt to the sequence holding its longest prefix, even another agent's", async () => {
+    const { pool: p } = pool(2);
+    const first = await serve(p, 'ana', prompt(actionHead, [100]));
+    await serve(p, 'ana', prompt(importanceHead, [101]));
+    // Ben's action prompt shares the worked examples with Ana's; the sequence that served
+    // Ana's action prompt serves it.
+    expect((await serve(p, 'ben', prompt(actionHead, [102]))).index).toBe(first.index);
+  });
+
+  it('does not spend a cache that shares only a sliver; it evicts the least recently used', async () => {
+    const { pool: p } = pool(2);
+    const ana = await serve(p, 'ana', prompt(importanceHead, [100]));
+    const ben = await serve(p, 'ben', prompt(actionHead, [101]));
+    // A third kind of prompt shares one token (the chat template) with both caches: it goes to
+    // the older one, and Ben's action cache survives for his next action prompt.
+    const other = await serve(p, 'cy', tokens(1, 40, 41, 42, 43, 44, 45, 46, 47, 48));
+    expect(other.index).toBe(ana.index);
+    expect((await serve(p, 'ben', prompt(actionHead, [103]))).index).toBe(ben.index);
+  });
+
+  it('fills never-used sequences before evicting a cache', async () => {
+    const { pool: p } = pool(3);
+    const a = await serve(p, 'ana', prompt(importanceHead, [100]));
+    const b = await serve(p, 'ben', prompt(actionHead, [101]));
+    const c = await serve(p, 'cy', tokens(50, 51, 52));
+    expect(new Set([a.index, b.index, c.index]).size).toBe(3);
+  });
+
+  it("prefers the agent's own sequence when two caches serve a prompt equally", async () => {
+    const { pool: p } = pool(2);
+    const ana = await serve(p, 'ana', prompt(actionHead, [100]));
+    await serve(p, 'ben', prompt(actionHead, [101]));
+    expect((await serve(p, 'ana', prompt(actionHead, [102]))).index).toBe(ana.index);
+  });
+
+  it('gives a freed sequence to the waiter its cache serves, else to the longest waiting', async () => {
+    const { pool: p } = pool(1);
+    const held = await p.acquire('ana', prompt(actionHead, [100]));
+    held.sequence.contextTokens = prompt(actionHead, [100]);
+    const order: string[] = [];
+    const wait = (agent: string, t: Token[]) =>
+      p.acquire(agent, t).then((slot) => {
+        order.push(agent);
+        slot.sequence.contextTokens = [...t];
+        p.release(slot);
+      });
+    const all = Promise.all([
+      wait('ben', tokens(60, 61, 62, 63)),
+      wait('cy', prompt(actionHead, [101])),
+      wait('dee', tokens(70, 71, 72, 73)),
+    ]);
+    p.release(held);
+    await all;
+    // Cy's action prompt is served by the action cache first; then Ben and Dee in arrival order.
+    expect(order).toEqual(['cy', 'ben', 'dee']);
+  });
+
+  it('without affinity, hands out sequences least recently used and waiters in order', async () => {
+    const { pool: p } = pool(2, false);
+    const a = await serve(p, 'ana', prompt(actionHead, [100]));
+    const b = await serve(p, 'ana', prompt(actionHead, [101]));
+    expect(b.index).not.toBe(a.index);
+    expect((await serve(p, 'ana', prompt(actionHead, [102]))).index).toBe(a.index);
+  });
+
+  it('reuses a cache at the threshold share and not below it', async () => {
+    const head = [1, 2, 3];
+    const withTail = (n: number) =>
+      prompt(
+        head,
+        Array.from({ length: n }, (_, i) => 200 + i),
+      );
+    const atShare = Math.ceil(head.length / REUSE_SHARE) - head.length; // head is REUSE_SHARE of it
+    for (const [tail, reused] of [
+      [atShare, true],
+      [atShare + 2, false],
+    ] as const) {
+      const { pool: p } = pool(2);
+      await serve(p, 'ben', tokens(90, 91));
+      // The cached slot is the most recently used, so "not reused" shows as Ben's slot.
+      const cached = await serve(p, 'ana', prompt(head, [4, 5, 6, 7]));
+      const slot = await serve(p, 'cy', withTail(tail));
+      expect(slot.index === cached.index).toBe(reused);
+    }
+  });
+});

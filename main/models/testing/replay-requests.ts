@@ -1,0 +1,76 @@
+/**
+ * Replays a run's logged model requests on a fresh llama model, for benches that compare how
+ * sequences are handed out (llm.prefix_routing). Each step's requests are sent together, as the
+ * run sent them, and each evaluates its prompt and one token: two replays of the same requests
+ * differ only in what the KV cache serves.
+ */
+import { readFileSync } from 'node:fs';
+import { createLlamaLanguageModel } from '../llama/llama-language-model.ts';
+import type { ChatMessage } from '../types.ts';
+
+export interface LoggedRequest {
+  fn: string;
+  agentId?: string;
+  messages: ChatMessage[];
+}
+
+/** A run's model requests from its event log (`events.ndjson`), grouped by step in log order. */
+export function requestsByStep(eventsFile: string): LoggedRequest[][] {
+  const byStep = new Map<number, LoggedRequest[]>();
+  for (const line of readFileSync(eventsFile, 'utf8').split('\n')) {
+    if (!line.startsWith('{"type":"llm"')) continue;
+    const e = JSON.parse(line) as LoggedRequest & { step: number };
+    const group = byStep.get(e.step) ?? [];
+    group.push({ fn: e.fn, agentId: e.agentId, messages: e.messages });
+    byStep.set(e.step, group);
+  }
+  return [...byStep.values()];
+}
+
+export interface ReplayResult {
+  seconds: number;
+  promptTokens: number;
+  cachedTokens: number;
+  /** Prompt tokens the model evaluated (not served from the KV cache). */
+  evaluatedTokens: number;
+}
+
+/** Sends each step's requests at once, step after step, on a fresh model (1 thread, CPU). */
+export async function replayRequests(
+  modelPath: string,
+  steps: readonly LoggedRequest[][],
+  affinity: boolean,
+): Promise<ReplayResult> {
+  const model = await createLlamaLanguageModel({ modelPath, gpu: false, threads: 1, affinity });
+  let promptTokens = 0;
+  let cachedTokens = 0;
+  const started = performance.now();
+  try {
+    for (const step of steps) {
+      const results = await Promise.all(
+        step.map((r) => model.complete({ ...r, maxTokens: 1, temperature: 0 })),
+      );
+      for (const { usage } of results) {
+        promptTokens += usage.promptTokens;
+        cachedTokens += usage.cachedTokens;
+      }
+    }
+  } finally {
+    await model.dispose();
+  }
+  const seconds = Number(((performance.now() - started) / 1000).toFixed(1));
+  return { seconds, promptTokens, cachedTokens, evaluatedTokens: promptTokens - cachedTokens };
+}
+
+/** The bench line's fields for a routed and a least-recently-used replay of the same requests. */
+export function routingComparison(routed: ReplayResult, lru: ReplayResult) {
+  const share = (r: ReplayResult) =>
+    Number((r.cachedTokens / Math.max(1, r.promptTokens)).toFixed(3));
+  return {
+    value: share(routed),
+    unit: 'share of prompt tokens from the KV cache, routed by prefix',
+    ratio: Number((lru.seconds / routed.seconds).toFixed(2)),
+    routed,
+    leastRecentlyUsed: { ...lru, share: share(lru) },
+  };
+}
