@@ -131,6 +131,8 @@ export class MemoryStream {
   private matrix: Float32Array;
   private readonly list: MemoryNode[] = [];
   private readonly byId = new Map<MemoryId, MemoryNode>();
+  /** The newest memory of each kind and wording (see {@link newestWith}). */
+  private readonly byText = new Map<string, MemoryNode>();
 
   constructor(dims: number, initialCapacityRows = INITIAL_CAPACITY_ROWS) {
     if (!Number.isInteger(dims) || dims < 1) throw new RangeError(`bad embedding dims ${dims}`);
@@ -160,6 +162,11 @@ export class MemoryStream {
 
   get(id: MemoryId): MemoryNode | undefined {
     return this.byId.get(id);
+  }
+
+  /** The newest memory of `kind` worded exactly `description`, if the agent has one. */
+  newestWith(kind: MemoryKind, description: string): MemoryNode | undefined {
+    return this.byText.get(textKey(kind, description));
   }
 
   /**
@@ -216,8 +223,7 @@ export class MemoryStream {
       expiresAt: input.expiresAt ?? null,
       filling: [...(input.filling ?? [])],
     };
-    this.list.push(node);
-    this.byId.set(node.id, node);
+    this.index(node);
     return node;
   }
 
@@ -288,10 +294,15 @@ export class MemoryStream {
         row,
         evidence: n.evidence as MemoryId[],
       };
-      stream.list.push(node);
-      stream.byId.set(node.id, node);
+      stream.index(node);
     });
     return stream;
+  }
+
+  private index(node: MemoryNode): void {
+    this.list.push(node);
+    this.byId.set(node.id, node);
+    this.byText.set(textKey(node.kind, node.description), node);
   }
 
   private ensureCapacity(rows: number): void {
@@ -302,4 +313,8 @@ export class MemoryStream {
     grown.set(this.matrix);
     this.matrix = grown;
   }
+}
+
+function textKey(kind: MemoryKind, description: string): string {
+  return `${kind}\u0000${description}`;
 }

@@ -43,4 +43,45 @@ describe('importance ratings', () => {
       );
     }
   });
+
+  it('does not ask again for an observation the agent has rated before; it keeps its rating', async () => {
+    const scenario = buildTestScenario();
+    // Perception forgets at once, so every event seen again is a new observation (as "bed is
+    // made" is, hours later, in a real town).
+    for (const p of scenario.personas) p.retention = 1;
+    const model = new ScriptedModel(townScript());
+    const sim = await Simulation.create(scenario, mkdtempSync(path.join(os.tmpdir(), 'observe-')), {
+      model,
+      embedder: new HashEmbedder(),
+    });
+    await sim.run(120);
+    let seenAgain = 0;
+    for (const agent of sim.agents) {
+      const asked = model.calls
+        .filter((c) => c.fn === 'importance' && c.agentId === agent.id)
+        .flatMap((c) => ratedEvents(c.messages[1].content));
+      expect(new Set(asked).size, `${agent.id} rated an observation twice`).toBe(asked.length);
+      const first = new Map<string, number>();
+      for (const m of agent.memory.nodes.filter((n) => n.kind === 'observation')) {
+        const rating = first.get(m.description);
+        if (rating === undefined) first.set(m.description, m.importance);
+        else {
+          seenAgain++;
+          expect(m.importance, m.description).toBe(rating);
+        }
+      }
+    }
+    // The run must re-observe something (after perception's retention), or this proves nothing.
+    expect(seenAgain).toBeGreaterThan(0);
+  });
 });
+
+/** The events an importance prompt asks about, one per listed memory or the single one. */
+function ratedEvents(user: string): string[] {
+  const single = /^Memory \(event\): (.*)$/s.exec(user);
+  if (single) return [single[1]];
+  return user
+    .split('\n')
+    .filter((line) => line.startsWith('- (event) '))
+    .map((line) => line.slice('- (event) '.length));
+}

@@ -2,7 +2,9 @@
  * Perceive and remember (Park et al. 2023 §4.1; reverie `perceive.py`): the agent learns the
  * places in view, notices new events, and stores each as an observation with its importance —
  * asked of the model, except "… is idle", which is 1 without a call (reverie scores idle
- * events 1 as well, and ARCHITECTURE §4 makes them free).
+ * events 1 as well, and ARCHITECTURE §4 makes them free), and an observation the agent has
+ * made before in the same words, which keeps the rating it had (issue 14: on SmolLM2, 99 of a
+ * day's 179 importance calls rated "bed is made" and the like again; reverie asks every time).
  */
 import { importanceListPrompt, importancePrompt } from '../prompts/importance';
 import { perceive, type AgentEvent, type PerceivedEvent } from '../world/perceive';
@@ -36,15 +38,20 @@ export async function observe(
     agentEvents: events.filter((e) => e.subject !== agent.name),
     recentObservations: agent.memory.latest(['observation'], agent.perception.retention),
   });
+  const known = seen.map((e) =>
+    isIdleEvent(e)
+      ? MIN_IMPORTANCE
+      : agent.memory.newestWith('observation', e.description)?.importance,
+  );
   const rated = await rate(
     mind,
     agent,
     seen
-      .filter((e) => !isIdleEvent(e))
+      .filter((_, i) => known[i] === undefined)
       .map((e) => ({ kind: 'event' as const, description: e.description })),
   );
   let next = 0;
-  const importances = seen.map((e) => (isIdleEvent(e) ? MIN_IMPORTANCE : rated[next++]));
+  const importances = known.map((k) => k ?? rated[next++]);
   await remember(
     mind,
     agent,
