@@ -50,6 +50,17 @@ describe('plan.daily', () => {
     ).toEqual([wakeItem(6), 'open the cafe', 'serve lunch', 'go to bed']);
   });
 
+  it('counts an item written again with other capitals or punctuation as the same item', () => {
+    expect(
+      decoded([
+        "write about the town's founding years.",
+        'write about the town’s founding years',
+        'Write about the town’s founding years!',
+        'go to bed',
+      ]),
+    ).toEqual([wakeItem(6), "write about the town's founding years.", 'go to bed']);
+  });
+
   it('asks for 3 to 7 items after the given one, so a plan holds 4 to 8', () => {
     expect(() => fitted.validator.parse({ plan: ['open the cafe', 'go to bed'] })).toThrow();
     const eight = Array.from({ length: 8 }, (_, i) => `activity number ${i}`);

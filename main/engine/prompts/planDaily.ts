@@ -53,12 +53,29 @@ export function planDailyPrompt(
       closing(input.wakeHour),
     ],
     shape,
-    // The given first item, then the model's; an item it wrote twice counts once.
+    // The given first item, then the model's; an item it wrote twice counts once, however
+    // capitalised or punctuated ("…the town's founding years." and "…the town’s founding years").
     decode: ({ plan }) => ({
-      plan: [
-        ...new Set([wakeItem(input.wakeHour), ...plan.map((p) => p.trim()).filter(isActivity)]),
-      ],
+      plan: uniqueBy(
+        [wakeItem(input.wakeHour), ...plan.map((p) => p.trim()).filter(isActivity)],
+        (item) =>
+          item
+            .toLowerCase()
+            .replace(/[‘’]/g, "'")
+            .replace(/[\s.,;:!?]+$/, ''),
+      ),
     }),
+  });
+}
+
+/** The items in order, each dropped whose key an earlier item already had. */
+function uniqueBy(items: readonly string[], key: (item: string) => string): string[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const k = key(item);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
   });
 }
 
