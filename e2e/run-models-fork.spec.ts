@@ -76,6 +76,25 @@ test('fork says where it forks, and the name, the library and the event log agre
   await page.screenshot({ path: `${SHOTS}/runux-8.png` });
   await fork.click();
 
+  // The fork dialog says where it starts and offers the parent's cost layer (the template's:
+  // all on); this fork switches it off, AGA's comparison from the same moment.
+  const forkDialog = page.getByTestId('fork-dialog');
+  await expect(forkDialog.getByTestId('fork-from')).toContainText(
+    'the last snapshot before step 2 (step 0) of “Fork source”',
+  );
+  await expect(forkDialog.getByTestId('fork-name')).toHaveAttribute(
+    'placeholder',
+    'Fork source (fork at step 0)',
+  );
+  for (const part of ['lifestyle', 'social', 'wandering']) {
+    await expect(forkDialog.getByTestId(`fork-${part}`)).toBeChecked();
+    await forkDialog.getByTestId(`fork-${part}`).uncheck();
+  }
+  await expect(forkDialog).toContainText('The fork runs with these switches');
+  await page.screenshot({ path: `${SHOTS}/runux-8-fork-dialog.png` });
+  await forkDialog.getByTestId('fork-submit').click();
+  await expect(forkDialog).toBeHidden({ timeout: 120_000 });
+
   await expect(page.getByTestId('run-name')).toContainText('Fork source (fork at step 0)', {
     timeout: 120_000,
   });
@@ -84,6 +103,14 @@ test('fork says where it forks, and the name, the library and the event log agre
   await expect(row.getByTestId('run-item-parent')).toHaveText(
     'Forked from “Fork source” at step 0',
   );
+  // The fork runs without the cost layer; its parent keeps its own conditions.
+  await expect(row.getByTestId('run-item-conditions')).toHaveText('Cost layer off');
+  await expect(
+    page
+      .getByTestId('run-item')
+      .filter({ hasNotText: 'fork at step' })
+      .getByTestId('run-item-conditions'),
+  ).toHaveText('Cost layer: lifestyle policy, social memory, mind wandering');
   await page.getByTestId('run-tab-events').click();
   await expect(page.getByTestId('event-item').filter({ hasText: 'fork' })).toContainText(
     /#0\s*fork\s*forked at step 0/,

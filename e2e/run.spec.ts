@@ -171,6 +171,7 @@ test('a 3-person run: watch, inspect, interview, change the world, pause, scrub 
 
   // Fork from here: a new run, live and paused, next to the first in the library.
   await page.getByTestId('timeline-fork').click();
+  await page.getByTestId('fork-dialog').getByTestId('fork-submit').click();
   await expect(page.getByTestId('run-item')).toHaveCount(2, { timeout: 120_000 });
   await expect(page.getByTestId('run-status')).toHaveText('paused');
   await expect(page.getByTestId('timeline-pos')).toHaveText(/^Live · step \d+/);

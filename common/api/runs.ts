@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import type { Contract } from './contract';
-import { runConditionsSchema } from '../runs/conditions';
+import { costLayerSchema, runConditionsSchema } from '../runs/conditions';
 import { scenarioShape } from '../scenario/schema';
 
 export const runIdSchema = z
@@ -44,6 +44,16 @@ export const experimentCellRefSchema = z.object({
   seed: z.number().int(),
 });
 export type ExperimentCellRef = z.infer<typeof experimentCellRefSchema>;
+
+/**
+ * What a fork may choose: its name, and cost-layer switches that replace the source's (the
+ * others, and the ablations, stay as the source had them). Forking one snapshot twice, the cost
+ * layer on and off, is AGA's comparison from one moment (issue 14).
+ */
+const forkChoices = {
+  name: z.string().max(200).optional(),
+  costLayer: costLayerSchema.partial().optional(),
+};
 
 /** Where a forked run came from: another run, or an experiment's cell; and the snapshot step. */
 export const runParentSchema = z.union([
@@ -386,11 +396,11 @@ export const runsMethods = {
    */
   'runs.fork': {
     input: z.union([
-      runRef.extend({ step: z.number().int().min(0), name: z.string().max(200).optional() }),
+      runRef.extend({ step: z.number().int().min(0), ...forkChoices }),
       z.object({
         source: experimentCellRefSchema,
         step: z.number().int().min(0).optional(),
-        name: z.string().max(200).optional(),
+        ...forkChoices,
       }),
     ]),
     output: runSummarySchema,

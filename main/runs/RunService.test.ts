@@ -358,6 +358,36 @@ describe('RunService (scripted model)', () => {
     expect(await call('runs.list', { scenarioId: 'another' })).toEqual([]);
   });
 
+  it('forks with other cost-layer switches: the fork runs with them, the rest as the parent', async () => {
+    const { call, dataDir } = setup({ snapshotEverySteps: 5 });
+    const { id } = await call(
+      'runs.create',
+      createInput({ conditions: { ablation: 'no-reflection', costLayer: { socialMemory: true } } }),
+    );
+    await call('runs.step', { runId: id, steps: 5 });
+    const fork = await call('runs.fork', {
+      runId: id,
+      step: 5,
+      costLayer: { lifestylePolicy: true, socialMemory: false },
+    });
+    const want = {
+      ablation: 'no-reflection',
+      costLayer: { lifestylePolicy: true, socialMemory: false, mindWandering: false },
+    };
+    expect(fork.conditions).toMatchObject(want);
+    // The engine's own record, which the simulation reads when the fork is resumed.
+    const runJson = JSON.parse(
+      readFileSync(path.join(dataDir, 'runs', fork.id, 'run.json'), 'utf8'),
+    );
+    expect(runJson.conditions).toMatchObject(want);
+    // Without switches a fork keeps the parent's conditions.
+    const plain = await call('runs.fork', { runId: id, step: 5 });
+    expect(plain.conditions).toMatchObject({
+      ablation: 'no-reflection',
+      costLayer: { lifestylePolicy: false, socialMemory: true },
+    });
+  });
+
   it('exports a run as a zip holding its event log and snapshots', async () => {
     const { call } = setup();
     const { id } = await call('runs.create', createInput());

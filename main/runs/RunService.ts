@@ -376,18 +376,22 @@ export class RunService {
     // The source may be the live run: its snapshot files are complete (written atomically).
     await this.unloadLive();
     const { id: runId, dir } = claimRunDir(this.runsDir, input.name ?? base.scenarioName);
+    const conditions = input.costLayer
+      ? { ...base.conditions, costLayer: { ...base.conditions.costLayer, ...input.costLayer } }
+      : base.conditions;
     const meta: StudioRun = {
       ...base,
       name: input.name?.trim() || base.name,
       createdAt: new Date().toISOString(),
       parent: origin.parent,
+      conditions,
     };
     this.emitStatus(runId, 'loading', at);
     let sim: Simulation;
     let deps: LoadedDeps;
     try {
       deps = await this.loadModels(meta.models);
-      sim = Simulation.fork(fromDir, at, dir, deps.sim);
+      sim = Simulation.fork(fromDir, at, dir, deps.sim, input.costLayer ? { conditions } : {});
     } catch (error) {
       rmSync(dir, { recursive: true, force: true });
       throw this.refused(runId, describeFailure(error, at, 'start'), error);

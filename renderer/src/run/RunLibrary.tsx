@@ -7,7 +7,7 @@ import type { RunSummary } from '../../../common/api/runs';
 import { useStudio } from '../stores/studioStore';
 import { downloadBytes } from '../util/download';
 import { useRun, useRunStore } from './RunProvider';
-import { baseName, compact, duration, failureTitle, forkedFrom } from './format';
+import { baseName, compact, conditionsLabel, duration, failureTitle, forkedFrom } from './format';
 
 export function RunLibrary() {
   const store = useRunStore();
@@ -103,6 +103,9 @@ function RunItem({ run }: { run: RunSummary }) {
         )}
         <span className="library-item__meta">
           {duration(run.gameSeconds)} game time · {run.steps} steps · {compact(run.tokens)} tokens
+        </span>
+        <span className="library-item__meta" data-testid="run-item-conditions">
+          {conditionsLabel(run.conditions)}
         </span>
         {run.parent && (
           <span className="library-item__meta" data-testid="run-item-parent">

@@ -11,6 +11,7 @@ import { Dialog } from '../components/Dialog';
 import { FormActions } from '../components/FormActions';
 import { LabelledField } from '../components/LabelledField';
 import { useStudio } from '../stores/studioStore';
+import { CostLayerFields, type CostLayerSwitches } from './CostLayerFields';
 import { useRun, useRunStore } from './RunProvider';
 import type { CatalogModel, LocalModel } from './runStore';
 import { baseName, bytes } from './format';
@@ -59,9 +60,11 @@ export function StartRunDialog({ onClose }: { onClose(): void }) {
   const [start, setStart] = useState(doc ? toLocalInput(doc.settings.startTime) : '');
   const [play, setPlay] = useState('paused');
   // The town's own cost-layer switches (scenario settings) are where a new run starts from.
-  const [lifestyle, setLifestyle] = useState(doc?.settings.costLayer.lifestylePolicy ?? false);
-  const [social, setSocial] = useState(doc?.settings.costLayer.socialMemory ?? false);
-  const [wandering, setWandering] = useState(doc?.settings.costLayer.mindWandering ?? false);
+  const [costLayer, setCostLayer] = useState<CostLayerSwitches>({
+    lifestylePolicy: doc?.settings.costLayer.lifestylePolicy ?? false,
+    socialMemory: doc?.settings.costLayer.socialMemory ?? false,
+    mindWandering: doc?.settings.costLayer.mindWandering ?? false,
+  });
   const [ablation, setAblation] = useState<Ablation>('full');
   const [diskPath, setDiskPath] = useState('');
 
@@ -102,10 +105,7 @@ export function StartRunDialog({ onClose }: { onClose(): void }) {
       chatModelPath: chatPath,
       embeddingModelPath: embedPath,
       startTime: start && start !== toLocalInput(doc.settings.startTime) ? start : undefined,
-      conditions: runConditionsSchema.parse({
-        ablation,
-        costLayer: { lifestylePolicy: lifestyle, socialMemory: social, mindWandering: wandering },
-      }),
+      conditions: runConditionsSchema.parse({ ablation, costLayer }),
       playAt: play === 'paused' ? null : Number(play),
     });
     if (ok) onClose();
@@ -232,31 +232,7 @@ export function StartRunDialog({ onClose }: { onClose(): void }) {
             </select>
           </LabelledField>
         </div>
-        <fieldset className="start-run__layers">
-          <legend className="field__label">Cost layer (Affordable Generative Agents)</legend>
-          {(
-            [
-              [
-                'start-lifestyle',
-                lifestyle,
-                setLifestyle,
-                'Lifestyle policy (reuse similar plans)',
-              ],
-              ['start-social', social, setSocial, 'Social memory'],
-              ['start-wandering', wandering, setWandering, 'Mind wandering'],
-            ] as const
-          ).map(([testId, checked, setChecked, text]) => (
-            <label key={testId} className="toggle">
-              <input
-                type="checkbox"
-                data-testid={testId}
-                checked={checked}
-                onChange={(e) => setChecked(e.target.checked)}
-              />
-              {text}
-            </label>
-          ))}
-        </fieldset>
+        <CostLayerFields value={costLayer} onChange={setCostLayer} testIdPrefix="start" />
         {startError && (
           <p className="start-run__error" role="alert" data-testid="start-run-error">
             {startError}

@@ -1,10 +1,12 @@
 /**
  * The timeline under the map: scrub to any step (rebuilt from the event log), hour marks,
- * snapshot marks (where a fork can start), bookmarks, back to live, and "fork from here".
+ * snapshot marks (where a fork can start), bookmarks, back to live, and "fork from here" (which
+ * asks for the fork's name and cost layer first: ForkDialog).
  */
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useRun, useRunStore } from './RunProvider';
+import { ForkDialog } from './ForkDialog';
 import { forkPoint, isLive } from './runStore';
 
 export function Timeline() {
@@ -21,6 +23,7 @@ export function Timeline() {
     })),
   );
   const [label, setLabel] = useState('');
+  const [forking, setForking] = useState(false);
   const max = Math.max(timeline?.steps ?? 0, liveStep, 1);
   const shown = viewStep ?? liveStep;
   const pct = (step: number) => `${(step / max) * 100}%`;
@@ -36,6 +39,14 @@ export function Timeline() {
 
   return (
     <div className="timeline" data-testid="timeline">
+      {forking && forkAt !== null && (
+        <ForkDialog
+          at={forkAt}
+          exact={exact}
+          frameStep={frameStep}
+          onClose={() => setForking(false)}
+        />
+      )}
       <div className="timeline__track">
         <div className="timeline__marks" aria-hidden>
           {timeline?.hours.map((h) => (
@@ -133,7 +144,7 @@ export function Timeline() {
               ? 'No snapshot at or before this step yet'
               : `A new run continues from step ${forkAt}${exact ? '' : ` (the last snapshot before step ${frameStep})`}`
           }
-          onClick={() => void store.getState().fork(frameStep)}
+          onClick={() => setForking(true)}
         >
           {forkAt === null
             ? 'Fork from here'

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { bytes, compact, duration, headEmoji, minuteLabel } from './format';
+import {
+  BASELINE_CONDITIONS,
+  COST_LAYER_CONDITIONS,
+  runConditionsSchema,
+} from '../../../common/runs/conditions';
+import { bytes, compact, conditionsLabel, duration, headEmoji, minuteLabel } from './format';
 
 describe('format', () => {
   it('keeps only emoji for the head label, at most two', () => {
@@ -17,5 +22,20 @@ describe('format', () => {
     expect(minuteLabel(7 * 60 + 5)).toBe('07:05');
     expect(bytes(91_000_000)).toBe('91 MB');
     expect(bytes(2_100_000_000)).toBe('2.1 GB');
+  });
+
+  it("names a run's conditions: the cost-layer parts on, and any ablation", () => {
+    expect(conditionsLabel(BASELINE_CONDITIONS)).toBe('Cost layer off');
+    expect(conditionsLabel(COST_LAYER_CONDITIONS)).toBe(
+      'Cost layer: lifestyle policy, social memory, mind wandering',
+    );
+    expect(
+      conditionsLabel(
+        runConditionsSchema.parse({
+          behaviourAblation: 'no-reflection',
+          costLayer: { socialMemory: true },
+        }),
+      ),
+    ).toBe('Cost layer: social memory · no reflection (run)');
   });
 });

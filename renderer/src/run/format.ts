@@ -1,5 +1,6 @@
 /** Small formatters the run view shares (numbers, durations, tokens). */
 import type { RunFailure, RunParent } from '../../../common/api/runs';
+import type { RunConditions } from '../../../common/runs/conditions';
 
 /** 1234 → "1.2k", 4_550_000 → "4.55M". */
 export function compact(n: number): string {
@@ -60,6 +61,26 @@ export function forkedFrom(parent: RunParent, parentName?: string): string {
   return 'runId' in parent
     ? `Forked from ${parentName ? `“${parentName}”` : parent.runId} at step ${parent.step}`
     : `Forked from experiment ${parent.experimentId}, cell ${parent.condition} · seed ${parent.seed}, at step ${parent.step}`;
+}
+
+/**
+ * A run's conditions in a few words, for its library row: which cost-layer parts are on, and
+ * an ablation when it is not the full architecture ("Cost layer: lifestyle policy, social
+ * memory", "Cost layer off · no reflection (run)").
+ */
+export function conditionsLabel(conditions: RunConditions): string {
+  const { costLayer, ablation, behaviourAblation } = conditions;
+  const parts = [
+    costLayer.lifestylePolicy && 'lifestyle policy',
+    costLayer.socialMemory && 'social memory',
+    costLayer.mindWandering && 'mind wandering',
+  ].filter((p): p is string => !!p);
+  const layer = parts.length ? `Cost layer: ${parts.join(', ')}` : 'Cost layer off';
+  const ablations = [
+    behaviourAblation !== 'full' && `${behaviourAblation.replaceAll('-', ' ')} (run)`,
+    ablation !== 'full' && `${ablation.replaceAll('-', ' ')} (interviews)`,
+  ].filter(Boolean);
+  return [layer, ...ablations].join(' · ');
 }
 
 /** What part of a run failed, in words ("Step 12 failed"). */

@@ -588,10 +588,13 @@ describe('run store', () => {
   it('fork makes the new run the watched one', async () => {
     await startRun();
     fake.stepEvent(5);
-    await store.getState().fork(3);
+    expect(await store.getState().fork(3, { costLayer: { lifestylePolicy: true } })).toBe(true);
     expect(store.getState().runId).toBe('run-1-fork');
     expect(store.getState().viewStep).toBeNull();
-    expect(fake.calls.find((c) => c.method === 'fork')?.input).toMatchObject({ step: 3 });
+    expect(fake.calls.find((c) => c.method === 'fork')?.input).toMatchObject({
+      step: 3,
+      costLayer: { lifestylePolicy: true },
+    });
   });
 
   it('keeps bookmarks per run in the database', async () => {

@@ -15,7 +15,7 @@ import type {
   RunFailure,
   RunSummary,
 } from '../../../common/api/runs';
-import type { RunConditions } from '../../../common/runs/conditions';
+import type { CostLayer, RunConditions } from '../../../common/runs/conditions';
 import type { Scenario } from '../../../common/scenario/schema';
 import type { Bookmark, BookmarkStore } from './bookmarks';
 import { reportFailures } from '../util/reportFailures';
@@ -245,7 +245,11 @@ export interface RunState {
   setSpeed(stepsPerSecond: number): Promise<void>;
   /** Shows `step` on the map (rebuilt from the log); `null` or the live step: follow live. */
   scrub(step: number | null): Promise<void>;
-  fork(step: number, name?: string): Promise<void>;
+  /**
+   * A new live run from the snapshot at or before `step`; `costLayer` switches replace the
+   * parent's. Resolves true when the fork started.
+   */
+  fork(step: number, choices?: { name?: string; costLayer?: Partial<CostLayer> }): Promise<boolean>;
   deleteRun(runId: string): Promise<void>;
   exportRun(runId: string): Promise<{ fileName: string; bytes: Uint8Array<ArrayBuffer> } | null>;
   selectAgent(agentId: string | null): Promise<void>;
@@ -824,18 +828,18 @@ export function createRunStore(deps: RunDeps): RunStore {
         }
       },
 
-      async fork(step, name) {
+      async fork(step, choices = {}) {
         const runId = get().runId;
-        if (!runId) return;
+        if (!runId) return false;
         set({ pending: 'Forking…' });
         try {
           const summary = await guarded('Could not fork the run', () =>
-            api.runs.fork({ runId, step, name }),
+            api.runs.fork({ runId, step, ...choices }),
           );
-          if (summary) {
-            await watch(summary, null);
-            deps.showToast(`Forked “${summary.name}” from step ${summary.parent?.step ?? step}.`);
-          }
+          if (!summary) return false;
+          await watch(summary, null);
+          deps.showToast(`Forked “${summary.name}” from step ${summary.parent?.step ?? step}.`);
+          return true;
         } finally {
           set({ pending: null });
         }

@@ -1,0 +1,94 @@
+/**
+ * "Fork at step N": a new run that continues from a snapshot of this one, under a name and with
+ * the cost-layer switches the user picks (the parent's to begin with). Forking one moment twice,
+ * the layer on and then off, is Affordable Generative Agents' comparison from that moment.
+ */
+import { useState } from 'react';
+import { Dialog } from '../components/Dialog';
+import { FormActions } from '../components/FormActions';
+import { LabelledField } from '../components/LabelledField';
+import { CostLayerFields, type CostLayerSwitches } from './CostLayerFields';
+import { useRun, useRunStore } from './RunProvider';
+
+export function ForkDialog({
+  at,
+  exact,
+  frameStep,
+  onClose,
+}: {
+  /** The snapshot step the fork starts from. */
+  at: number;
+  /** Whether that is the step shown (else the last snapshot before it). */
+  exact: boolean;
+  frameStep: number;
+  onClose(): void;
+}) {
+  const store = useRunStore();
+  const summary = useRun((s) => s.summary);
+  const pending = useRun((s) => s.pending);
+  const parentLayer = summary?.conditions.costLayer;
+  const [name, setName] = useState('');
+  const [costLayer, setCostLayer] = useState<CostLayerSwitches>({
+    lifestylePolicy: parentLayer?.lifestylePolicy ?? false,
+    socialMemory: parentLayer?.socialMemory ?? false,
+    mindWandering: parentLayer?.mindWandering ?? false,
+  });
+  const changed =
+    !!parentLayer &&
+    (Object.keys(costLayer) as (keyof CostLayerSwitches)[]).some(
+      (k) => costLayer[k] !== parentLayer[k],
+    );
+  const submit = async () => {
+    const ok = await store.getState().fork(frameStep, {
+      name: name.trim() || undefined,
+      ...(changed ? { costLayer } : {}),
+    });
+    if (ok) onClose();
+  };
+
+  return (
+    <Dialog title={`Fork at step ${at}`} testId="fork-dialog" onClose={onClose}>
+      <form
+        className="start-run"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!pending) void submit();
+        }}
+      >
+        <p className="field__hint" data-testid="fork-from">
+          A new run continues from{' '}
+          {exact ? `step ${at}` : `the last snapshot before step ${frameStep} (step ${at})`}
+          {summary ? ` of “${summary.name}”` : ''}: the same residents, memories and plans. This run
+          stays as it is.
+        </p>
+        <LabelledField label="Name">
+          <input
+            data-testid="fork-name"
+            placeholder={summary ? `${summary.name} (fork at step ${at})` : ''}
+            value={name}
+            maxLength={200}
+            onChange={(e) => setName(e.target.value)}
+          />
+        </LabelledField>
+        <CostLayerFields
+          value={costLayer}
+          onChange={setCostLayer}
+          testIdPrefix="fork"
+          hint={
+            changed
+              ? 'The fork runs with these switches; this run keeps its own.'
+              : 'As this run has them. Fork twice, the layer on and off, to compare their cost from this moment.'
+          }
+        />
+        <FormActions
+          className="dialog__actions"
+          onCancel={onClose}
+          submitTestId="fork-submit"
+          disabled={!!pending}
+        >
+          {pending ?? 'Fork'}
+        </FormActions>
+      </form>
+    </Dialog>
+  );
+}
