@@ -89,6 +89,29 @@ describe('SequencePool routing', () => {
     expect(order).toEqual(['cy', 'ben', 'dee']);
   });
 
+  it('serves a waiter passed over for better-served ones after a few turns at most', async () => {
+    const { pool: p } = pool(1);
+    const first = await p.acquire('ana', prompt(actionHead, [100]));
+    first.sequence.contextTokens = prompt(actionHead, [100]);
+    const served: string[] = [];
+    let holder = first;
+    // Ben waits with a prompt no cache serves; action prompts keep arriving behind him, each
+    // served by the action cache the last one left.
+    const ben = p.acquire('ben', tokens(60, 61, 62, 63)).then((slot) => {
+      served.push('ben');
+      return slot;
+    });
+    for (let i = 0; i < 20 && !served.includes('ben'); i++) {
+      const next = p.acquire(`a${i}`, prompt(actionHead, [200 + i]));
+      p.release(holder);
+      holder = await Promise.race([next, ben]);
+      if (!served.includes('ben')) served.push(`a${i}`);
+      holder.sequence.contextTokens = prompt(actionHead, [200 + i]);
+    }
+    expect(served).toContain('ben');
+    expect(served.indexOf('ben')).toBeLessThanOrEqual(8);
+  });
+
   it('without affinity, hands out sequences least recently used and waiters in order', async () => {
     const { pool: p } = pool(2, false);
     const a = await serve(p, 'ana', prompt(actionHead, [100]));
