@@ -1,25 +1,27 @@
 /**
- * A real-model run (issue 14), SmolLM2-135M-Instruct + all-MiniLM-L6-v2 from the test-model cache
- * (skipped loudly without them), Willow Bend's 3 residents with the product's defaults (cost
- * layer as the template sets it, out-of-order scheduler, 4 sequences, 1 thread):
+ * Real-model runs (issue 14), SmolLM2-135M-Instruct + all-MiniLM-L6-v2 from the test-model cache
+ * (skipped loudly without them), each town's first game hour with the product's defaults (cost
+ * layer as the template sets it, out-of-order scheduler, 4 sequences, 1 thread): Willow Bend's
+ * 3 residents, then Harrow Quay's 25. For each town:
  *
- *   - run.realtime_per_game_hour@willow-bend — wall seconds of the day's first game hour,
+ *   - run.realtime_per_game_hour@<town> — wall seconds of the day's first game hour,
  *     07:00–08:00 (seeding apart, in its own field): every resident's day planning and the
- *     first hour's actions. A whole hour is measured, not scaled: it takes about a minute on a
- *     quiet 2-core machine. Later hours are cheaper (the cost bench prints a whole day's rate);
+ *     first hour's actions. A whole hour is measured, not scaled. Later hours are cheaper (the
+ *     cost bench prints a whole day's rate);
  *   - llm.prefix_affinity@smollm2-135m — the share of prompt tokens served from the KV cache
- *     in that run;
+ *     in that run (`town` says which);
  *   - cost.importance_share@smollm2-135m — importance ratings' share of prompt + completion
  *     tokens in that run (seeding included: every seed clause is rated), with the per-function
- *     breakdown;
- *   - llm.prefix_routing@smollm2-135m — that run's requests (seeding included) replayed, each
- *     step's requests together as the run sent them, on two fresh models: sequences routed by
- *     cached prefix (the product's) and least recently used. Each request evaluates its prompt
- *     and one token, so the two differ only in what the KV cache serves. value = share of prompt
- *     tokens served with routing; ratio = wall seconds LRU ÷ routed.
+ *     breakdown.
+ * And for Willow Bend's hour:
+ *   - llm.prefix_routing@smollm2-135m — its requests (seeding included) replayed, each step's
+ *     requests together as the run sent them, on two fresh models: sequences routed by cached
+ *     prefix (the product's) and least recently used. Each request evaluates its prompt and one
+ *     token, so the two differ only in what the KV cache serves. value = share of prompt tokens
+ *     served with routing; ratio = wall seconds LRU ÷ routed.
  *
  * Every line carries the machine's 1-minute load average and this process's CPU seconds.
- * Run: npx tsx main/engine/sim/realRun.bench.ts
+ * Run: npx tsx main/engine/sim/realRun.bench.ts [willow-bend|harrow-quay] (both by default)
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -28,24 +30,23 @@ import { reportBench } from '../../../common/bench';
 import { townConditions } from '../../../common/runs/conditions';
 import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
 import { CostLedger, withLedger } from '../../models/ledger';
-import { realTestModels } from '../../models/testing/test-models';
-import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
 import {
   replayRequests,
   requestsByStep,
   routingComparison,
 } from '../../models/testing/replay-requests';
+import { realTestModels, type RealTestModels } from '../../models/testing/test-models';
+import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
 import type { LanguageModel } from '../../models/types';
 import { readScenarioFolder } from '../../packs/index';
 import { LOG_FILE } from './runFiles';
 import { Simulation } from './Simulation';
 
-const town = path.resolve(import.meta.dirname, '../../../templates/willow-bend');
+const TOWNS = ['willow-bend', 'harrow-quay'] as const;
+type Town = (typeof TOWNS)[number];
 
-const models = realTestModels(
-  'run.realtime_per_game_hour@willow-bend, llm.prefix_affinity@smollm2-135m and cost.importance_share@smollm2-135m',
-);
-if (models) {
+/** One town's first game hour on fresh models; prints its lines and returns its run folder. */
+async function firstHour(town: Town, models: RealTestModels): Promise<string> {
   const llm = await createLlamaLanguageModel({ modelPath: models.llm, gpu: false, threads: 1 });
   const embedder = await createTransformersEmbedder({ modelFolder: models.embedder, threads: 1 });
   // Wall time with at least one model request in flight.
@@ -66,10 +67,12 @@ if (models) {
     dispose: () => llm.dispose(),
   };
   const ledger = new CostLedger();
-  const { scenario } = await readScenarioFolder(town);
+  const { scenario } = await readScenarioFolder(
+    path.resolve(import.meta.dirname, '../../../templates', town),
+  );
   const cpuStart = process.cpuUsage();
   const started = performance.now();
-  const runDir = mkdtempSync(path.join(os.tmpdir(), 'real-run-bench-'));
+  const runDir = mkdtempSync(path.join(os.tmpdir(), `real-run-bench-${town}-`));
   const sim = await Simulation.create(
     scenario,
     runDir,
@@ -79,10 +82,18 @@ if (models) {
   const hourSteps = 3600 / scenario.settings.secondsPerStep;
   const seeded = performance.now();
   const busyAtSeed = busyMs;
-  await sim.run(hourSteps);
+  // A line per game quarter hour: Harrow Quay's hour is long.
+  await sim.run(hourSteps, (record) => {
+    if ((record.step + 1) % (hourSteps / 4) === 0)
+      console.log(
+        `${town}: ${sim.clock.label(record.step + 1)}, ${ledger.totals.calls} calls, ` +
+          `${Math.round((performance.now() - seeded) / 1000)} s`,
+      );
+  });
   const ended = performance.now();
   const cpu = process.cpuUsage(cpuStart);
   const common = {
+    town,
     agents: sim.agents.length,
     window: `${sim.clock.label(0)} + ${hourSteps} steps of ${scenario.settings.secondsPerStep} s (seeding apart)`,
     load1: Number(os.loadavg()[0].toFixed(2)),
@@ -91,7 +102,7 @@ if (models) {
   };
   const gameSeconds = hourSteps * scenario.settings.secondsPerStep;
   reportBench({
-    name: 'run.realtime_per_game_hour@willow-bend',
+    name: `run.realtime_per_game_hour@${town}`,
     value: Math.round(((ended - seeded) / 1000) * (3600 / gameSeconds)),
     unit: 's',
     windowWallSeconds: Number(((ended - seeded) / 1000).toFixed(1)),
@@ -129,15 +140,30 @@ if (models) {
     ...common,
   });
   await llm.dispose();
+  await embedder.dispose();
+  return runDir;
+}
 
-  const steps = requestsByStep(path.join(runDir, LOG_FILE));
-  const routed = await replayRequests(models.llm, steps, true);
-  const lru = await replayRequests(models.llm, steps, false);
-  reportBench({
-    name: 'llm.prefix_routing@smollm2-135m',
-    ...routingComparison(routed, lru),
-    window: 'the hour above, seeding included',
-    calls: steps.flat().length,
-    load1: Number(os.loadavg()[0].toFixed(2)),
-  });
+const asked = process.argv[2];
+const towns = TOWNS.filter((t) => asked === undefined || t === asked);
+if (towns.length === 0) throw new Error(`no town "${asked}"; expected one of ${TOWNS.join(', ')}`);
+const models = realTestModels(
+  'run.realtime_per_game_hour, llm.prefix_affinity, llm.prefix_routing and cost.importance_share on SmolLM2',
+);
+if (models) {
+  for (const town of towns) {
+    const runDir = await firstHour(town, models);
+    if (town !== 'willow-bend') continue;
+    const steps = requestsByStep(path.join(runDir, LOG_FILE));
+    const routed = await replayRequests(models.llm, steps, true);
+    const lru = await replayRequests(models.llm, steps, false);
+    reportBench({
+      name: 'llm.prefix_routing@smollm2-135m',
+      ...routingComparison(routed, lru),
+      town,
+      window: 'the first game hour above, seeding included',
+      calls: steps.flat().length,
+      load1: Number(os.loadavg()[0].toFixed(2)),
+    });
+  }
 }
