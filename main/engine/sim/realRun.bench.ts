@@ -86,7 +86,8 @@ async function firstHour(town: Town, models: RealTestModels): Promise<string> {
   await sim.run(hourSteps, (record) => {
     if ((record.step + 1) % (hourSteps / 4) === 0)
       console.log(
-        `${town}: ${sim.clock.label(record.step + 1)}, ${ledger.totals.calls} calls, ` +
+        `${town}: ${sim.clock.label((record.step + 1) * scenario.settings.secondsPerStep)}, ` +
+          `${ledger.totals.calls} calls, ` +
           `${Math.round((performance.now() - seeded) / 1000)} s`,
       );
   });
