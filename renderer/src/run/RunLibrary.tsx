@@ -104,7 +104,12 @@ function RunItem({ run }: { run: RunSummary }) {
         <span className="library-item__meta">
           {duration(run.gameSeconds)} game time · {run.steps} steps · {compact(run.tokens)} tokens
         </span>
-        <span className="library-item__meta" data-testid="run-item-conditions">
+        {/* Cut with an ellipsis in the narrow sidebar; the whole label shows on hover. */}
+        <span
+          className="library-item__meta"
+          data-testid="run-item-conditions"
+          title={conditionsLabel(run.conditions)}
+        >
           {conditionsLabel(run.conditions)}
         </span>
         {run.parent && (
