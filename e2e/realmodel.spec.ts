@@ -116,8 +116,10 @@ test('Willow Bend on SmolLM2 and MiniLM in the studio: people walk, the inspecto
 test('what SmolLM2 wrote is English: a plan of distinct items and an answer of several words', () => {
   const { items, answerText } = seen;
   const planText = items.join('\n');
-  // A daily plan of distinct items, in English; an English answer of more than a word or two.
-  expect(items.length, planText).toBeGreaterThanOrEqual(3);
+  // A daily plan of distinct items, in English: the wake-up item and at least one activity of
+  // the model's (an activity SmolLM2 writes several times over counts once, as in
+  // smollm2.integration.test.ts); an English answer of more than a word or two.
+  expect(items.length, planText).toBeGreaterThanOrEqual(2);
   expect(new Set(items).size, planText).toBe(items.length);
   expect(dictionary!.englishShare(planText), planText).toBeGreaterThanOrEqual(0.8);
   expect(dictionary!.words(answerText).length, answerText).toBeGreaterThan(2);
