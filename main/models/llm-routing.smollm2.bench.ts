@@ -12,13 +12,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import { reportBench } from '../../common/bench.ts';
+import { LOG_FILE } from '../engine/sim/runFiles.ts';
 import { realTestModels } from './testing/test-models.ts';
-import {
-  replayRequests,
-  requestsByStep,
-  routingComparison,
-  type LoggedRequest,
-} from './testing/replay-requests.ts';
+import { compareRouting, requestsByStep, type LoggedRequest } from './testing/replay-requests.ts';
 
 const [runDir, fromArg = '0', countArg = '120'] = process.argv.slice(2);
 const models = realTestModels('llm.prefix_routing@smollm2-135m over a recorded run');
@@ -33,18 +29,16 @@ if (!runDir) {
   const steps: LoggedRequest[][] = [];
   let seen = 0;
   let taken = 0;
-  for (const step of requestsByStep(path.join(runDir, 'events.ndjson'))) {
+  for (const step of requestsByStep(path.join(runDir, LOG_FILE))) {
     seen += step.length;
     if (seen <= from) continue;
     if (taken >= count) break;
     steps.push(step);
     taken += step.length;
   }
-  const routed = await replayRequests(models.llm, steps, true);
-  const lru = await replayRequests(models.llm, steps, false);
   reportBench({
     name: 'llm.prefix_routing@smollm2-135m',
-    ...routingComparison(routed, lru),
+    ...(await compareRouting(models.llm, steps)),
     window: `${path.basename(runDir)}, requests ${from + 1}–${from + taken}`,
     calls: taken,
     load1: Number(os.loadavg()[0].toFixed(2)),

@@ -30,11 +30,7 @@ import { reportBench } from '../../../common/bench';
 import { townConditions } from '../../../common/runs/conditions';
 import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
 import { CostLedger, withLedger } from '../../models/ledger';
-import {
-  replayRequests,
-  requestsByStep,
-  routingComparison,
-} from '../../models/testing/replay-requests';
+import { compareRouting, requestsByStep } from '../../models/testing/replay-requests';
 import { realTestModels, type RealTestModels } from '../../models/testing/test-models';
 import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
 import type { LanguageModel } from '../../models/types';
@@ -156,11 +152,9 @@ if (models) {
     const runDir = await firstHour(town, models);
     if (town !== 'willow-bend') continue;
     const steps = requestsByStep(path.join(runDir, LOG_FILE));
-    const routed = await replayRequests(models.llm, steps, true);
-    const lru = await replayRequests(models.llm, steps, false);
     reportBench({
       name: 'llm.prefix_routing@smollm2-135m',
-      ...routingComparison(routed, lru),
+      ...(await compareRouting(models.llm, steps)),
       town,
       window: 'the first game hour above, seeding included',
       calls: steps.flat().length,

@@ -62,8 +62,13 @@ export async function replayRequests(
   return { seconds, promptTokens, cachedTokens, evaluatedTokens: promptTokens - cachedTokens };
 }
 
-/** The bench line's fields for a routed and a least-recently-used replay of the same requests. */
-export function routingComparison(routed: ReplayResult, lru: ReplayResult) {
+/**
+ * Replays `steps` routed by cached prefix, then least recently used, and returns the bench
+ * line's fields: value = share served with routing, ratio = wall seconds LRU ÷ routed.
+ */
+export async function compareRouting(modelPath: string, steps: readonly LoggedRequest[][]) {
+  const routed = await replayRequests(modelPath, steps, true);
+  const lru = await replayRequests(modelPath, steps, false);
   const share = (r: ReplayResult) =>
     Number((r.cachedTokens / Math.max(1, r.promptTokens)).toFixed(3));
   return {

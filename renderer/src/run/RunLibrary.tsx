@@ -61,6 +61,7 @@ function RunItem({ run }: { run: RunSummary }) {
       : undefined,
   );
   const [confirming, setConfirming] = useState(false);
+  const conditions = conditionsLabel(run.conditions);
   const live = run.status === 'running' || run.status === 'paused' || run.status === 'loading';
   return (
     <li
@@ -105,12 +106,8 @@ function RunItem({ run }: { run: RunSummary }) {
           {duration(run.gameSeconds)} game time · {run.steps} steps · {compact(run.tokens)} tokens
         </span>
         {/* Cut with an ellipsis in the narrow sidebar; the whole label shows on hover. */}
-        <span
-          className="library-item__meta"
-          data-testid="run-item-conditions"
-          title={conditionsLabel(run.conditions)}
-        >
-          {conditionsLabel(run.conditions)}
+        <span className="library-item__meta" data-testid="run-item-conditions" title={conditions}>
+          {conditions}
         </span>
         {run.parent && (
           <span className="library-item__meta" data-testid="run-item-parent">
