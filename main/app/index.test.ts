@@ -11,11 +11,16 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CALL_CHANNEL, EVENT_CHANNEL } from '../../preload/bridge';
+import { CONTENT_SECURITY_POLICY } from '../host/server';
 import type { CallResult } from '../../common/api/protocol';
 import { currentSimOptions } from '../runs/simOptions';
 import { readScenarioFolder, writePack } from '../packs';
 
 type Template = Array<{ label?: string; click?: () => void; submenu?: Template }>;
+type HeadersListener = (
+  details: { url: string; responseHeaders?: Record<string, string[]> },
+  callback: (response: { responseHeaders?: Record<string, string[]> }) => void,
+) => void;
 
 /** The recording stand-in for Electron, rebuilt for every test. */
 const fake = vi.hoisted(() => ({ current: null as unknown as ReturnType<typeof makeFake> }));
@@ -69,7 +74,15 @@ function makeFake() {
     }
     reloads = 0;
     reload = () => void this.reloads++;
-    loadFile = () => Promise.resolve();
+    loaded: string[] = [];
+    loadURL = (url: string) => {
+      this.loaded.push(url);
+      return Promise.resolve();
+    };
+    loadFile = (file: string) => {
+      this.loaded.push(`loadFile:${file}`);
+      return Promise.resolve();
+    };
     show = () => undefined;
     maximize = () => undefined;
     isMaximized = () => false;
@@ -82,6 +95,10 @@ function makeFake() {
     app,
     windows,
     BrowserWindow: FakeWindow,
+    /** protocol.registerSchemesAsPrivileged calls, and whether the app was ready then. */
+    privileged: [] as Array<{ schemes: unknown; whenReady: boolean }>,
+    protocols: new Map<string, (request: Request) => Promise<Response>>(),
+    headersListener: null as HeadersListener | null,
     handlers: new Map<string, (...args: unknown[]) => unknown>(),
     menus: [] as Template[],
     errorBoxes: [] as Array<[string, string]>,
@@ -111,9 +128,17 @@ vi.mock('electron', () => {
       handle: (channel: string, fn: (...args: unknown[]) => unknown) =>
         void f().handlers.set(channel, fn),
     },
+    protocol: {
+      registerSchemesAsPrivileged: (schemes: unknown) =>
+        void f().privileged.push({ schemes, whenReady: f().app.ready }),
+      handle: (scheme: string, fn: (request: Request) => Promise<Response>) =>
+        void f().protocols.set(scheme, fn),
+    },
     session: {
       defaultSession: {
-        webRequest: { onHeadersReceived: () => undefined },
+        webRequest: {
+          onHeadersReceived: (fn: HeadersListener) => void (f().headersListener = fn),
+        },
         setPermissionRequestHandler: () => undefined,
       },
     },
@@ -146,15 +171,17 @@ vi.mock('electron', () => {
 });
 
 const rendererPage = resolve(import.meta.dirname, '../../out/renderer/index.html');
-const trusted = { senderFrame: { url: pathToFileURL(rendererPage).href } };
+const trusted = { senderFrame: { url: 'app://studio/index.html#/library' } };
 
 let dataDir: string;
 const savedArgv = process.argv;
 const savedEnv = process.env.SIMULACRA_DATA_DIR;
+const savedRendererUrl = process.env.ELECTRON_RENDERER_URL;
 
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'app-wiring-'));
   process.env.SIMULACRA_DATA_DIR = dataDir;
+  delete process.env.ELECTRON_RENDERER_URL;
   fake.current = makeFake();
   vi.resetModules();
 });
@@ -162,6 +189,8 @@ afterEach(async () => {
   process.argv = savedArgv;
   if (savedEnv === undefined) delete process.env.SIMULACRA_DATA_DIR;
   else process.env.SIMULACRA_DATA_DIR = savedEnv;
+  if (savedRendererUrl === undefined) delete process.env.ELECTRON_RENDERER_URL;
+  else process.env.ELECTRON_RENDERER_URL = savedRendererUrl;
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -186,6 +215,110 @@ async function start(argv: string[]) {
 
 const labels = (t: Template | undefined): string[] =>
   (t ?? []).flatMap((i) => [i.label ?? '', ...labels(i.submenu)]);
+
+/** The headers the session's onHeadersReceived listener gives a response from `url`. */
+function headersFor(f: { headersListener: HeadersListener | null }, url: string) {
+  let given: { responseHeaders?: Record<string, string[]> } | undefined;
+  f.headersListener!({ url, responseHeaders: { 'X-Original': ['1'] } }, (r) => (given = r));
+  return given!.responseHeaders;
+}
+
+/** What one `will-navigate` to `url` did: true when the window was let through. */
+function navigates(win: { webContents: { emit(...args: unknown[]): boolean } }, url: string) {
+  const event = {
+    url,
+    defaultPrevented: false,
+    preventDefault: () => (event.defaultPrevented = true),
+  };
+  win.webContents.emit('will-navigate', event, url);
+  return !event.defaultPrevented;
+}
+
+describe('the page comes from app://studio, not file://', () => {
+  it('registers app:// as privileged before ready, serves out/renderer through it, loads it', async () => {
+    const { f, win, call } = await start([]);
+    expect(f.privileged).toEqual([
+      {
+        schemes: [
+          { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+        ],
+        whenReady: false,
+      },
+    ]);
+    expect(win.loaded).toEqual(['app://studio/index.html']);
+
+    // The registered handler is the renderer folder's: out/renderer/../../package.json exists,
+    // and is refused however the way up is spelled.
+    const serve = f.protocols.get('app')!;
+    expect(serve).toBeTypeOf('function');
+    for (const url of [
+      'app://studio/..%2f..%2fpackage.json',
+      'app://studio/%2e%2e%2f%2e%2e%2fpackage.json',
+      'app://studio/..%5c..%5cpackage.json',
+    ]) {
+      const res = await serve(new Request(url));
+      expect(res.status, url).toBe(403);
+      expect(await res.text()).not.toContain('simulacra-studio');
+    }
+    // The built page, when this checkout has one (out/ is a build output), comes with the web
+    // host's CSP; appProtocol.test.ts checks the same on a folder of its own in every run.
+    const page = await serve(new Request('app://studio/index.html'));
+    if (page.status === 200) {
+      expect(page.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+      expect(await page.text()).toBe(await readFile(rendererPage, 'utf8'));
+    } else expect(page.status).toBe(404);
+
+    // Anything else the session receives gets the same CSP as a header.
+    for (const url of ['app://studio/index.html', 'http://localhost:5173/', 'https://x.example/'])
+      expect(headersFor(f, url), url).toEqual({
+        'X-Original': ['1'],
+        'Content-Security-Policy': [CONTENT_SECURITY_POLICY],
+      });
+
+    // Navigation stays on app://studio; file:// (the old page's address) and the web do not.
+    expect(navigates(win, 'app://studio/index.html#/run/x')).toBe(true);
+    for (const url of [
+      pathToFileURL(rendererPage).href,
+      'file:///etc/passwd',
+      'https://x.example/',
+    ])
+      expect(navigates(win, url), url).toBe(false);
+
+    // IPC answers the app:// page, not the same file opened as file://.
+    expect(await call('app.info', {})).toMatchObject({ ok: true });
+    const fromFile = { senderFrame: { url: pathToFileURL(rendererPage).href } };
+    expect(await call('app.info', {}, fromFile)).toMatchObject({
+      ok: false,
+      error: { code: 'transport' },
+    });
+  });
+
+  it('in electron-vite dev (unpackaged), loads and trusts the dev server page instead', async () => {
+    process.env.ELECTRON_RENDERER_URL = 'http://localhost:5173';
+    const { f, win, call } = await start([]);
+    expect(win.loaded).toEqual(['http://localhost:5173/']);
+    // The dev server's page keeps its meta CSP only (a header would block Vite's inline React
+    // preamble); everything else still gets the header.
+    expect(headersFor(f, 'http://localhost:5173/src/main.tsx')).toBeUndefined();
+    expect(headersFor(f, 'https://x.example/')).toMatchObject({
+      'Content-Security-Policy': [CONTENT_SECURITY_POLICY],
+    });
+    expect(navigates(win, 'http://localhost:5173/')).toBe(true);
+    expect(navigates(win, 'app://studio/index.html')).toBe(false);
+    const dev = { senderFrame: { url: 'http://localhost:5173/' } };
+    expect(await call('app.info', {}, dev)).toMatchObject({ ok: true });
+    expect(await call('app.info', {}, trusted)).toMatchObject({ ok: false });
+  });
+
+  it('ignores a dev server URL that is not on this machine', async () => {
+    process.env.ELECTRON_RENDERER_URL = 'http://evil.example:5173/';
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { win } = await start([]);
+    expect(win.loaded).toEqual(['app://studio/index.html']);
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/ELECTRON_RENDERER_URL is not/));
+    warn.mockRestore();
+  });
+});
 
 describe('the Electron entry', () => {
   it('hands a pack from argv to the page when it asks, then packs from a second launch as events', async () => {

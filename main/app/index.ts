@@ -1,11 +1,22 @@
 /**
  * The Electron entry: one window with secure defaults, the StudioApi on IPC, and nothing else
- * reachable from the page (no Node, no navigation, no new windows, no remote content).
+ * reachable from the page (no Node, no navigation, no new windows, no remote content). The page
+ * is served from the app's own origin, app://studio (main/app/appProtocol.ts), not file://.
  * Lifecycle: one instance (a second launch hands its packs to the first), packs opened from
  * the OS, native menus, recent packs, the window's place restored, and a quit that closes the
  * live run first. The decisions live in small pure modules beside this file; this wires them.
  */
-import { app, BrowserWindow, dialog, ipcMain, Menu, screen, session, shell } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  protocol,
+  screen,
+  session,
+  shell,
+} from 'electron';
 import { join, resolve } from 'node:path';
 import { createStudioApi } from '../api/studio';
 import { CALL_CHANNEL, EVENT_CHANNEL } from '../../preload/bridge';
@@ -13,7 +24,14 @@ import { CONTENT_SECURITY_POLICY } from '../host/server';
 import { defaultDataDir } from '../api/dataDir';
 import { activeDataFolderSync, SETTINGS_FILE } from '../api/settings';
 import type { ShellCommand } from '../../common/api/desktop';
-import { answerStudioCall, denyNavigation, windowOpenHandler } from './security';
+import { addsCspHeader, answerStudioCall, navigationGuard, windowOpenHandler } from './security';
+import {
+  APP_PAGE_URL,
+  APP_SCHEME,
+  APP_SCHEME_PRIVILEGES,
+  appProtocolHandler,
+  devServerUrl,
+} from './appProtocol';
 import { packPathsFromArgv } from './argv';
 import { buildMenuTemplate } from './menu';
 import { OpenRequestQueue, readPackRequest } from './openRequests';
@@ -34,7 +52,16 @@ const appRoot = resolve(import.meta.dirname, '../..');
 const templatesDir = app.isPackaged
   ? join(process.resourcesPath, 'templates')
   : join(appRoot, 'templates');
-const rendererPage = join(appRoot, 'out/renderer/index.html');
+const rendererDir = join(appRoot, 'out/renderer');
+/**
+ * The one page the window shows and the only sender IPC answers: app://studio/index.html, or in
+ * `electron-vite dev` (unpackaged, loopback only) the dev server's page for hot reload.
+ */
+const devUrl = devServerUrl(app.isPackaged, process.env.ELECTRON_RENDERER_URL);
+const pageUrl = devUrl ?? APP_PAGE_URL;
+if (process.env.ELECTRON_RENDERER_URL && !devUrl && !app.isPackaged) {
+  console.warn('ELECTRON_RENDERER_URL is not a loopback http(s) URL; loading the built page.');
+}
 
 /**
  * settings.json, the recent list and the window state stay in the default data folder; the
@@ -212,16 +239,20 @@ function createWindow(): BrowserWindow {
   win.on('closed', () => {
     if (mainWindow === win) mainWindow = null;
   });
-  // The studio is one local page: every navigation elsewhere and every new window is denied;
-  // http(s) links open in the user's browser instead.
-  win.webContents.on('will-navigate', denyNavigation);
-  win.webContents.on('will-redirect', denyNavigation);
+  // The studio is one page: a navigation off its origin (file:// included) and every new window
+  // are denied; http(s) links open in the user's browser instead.
+  const guard = navigationGuard(pageUrl);
+  win.webContents.on('will-navigate', guard);
+  win.webContents.on('will-redirect', guard);
   win.webContents.setWindowOpenHandler(windowOpenHandler((url) => void shell.openExternal(url)));
-  void win.loadFile(rendererPage);
+  void win.loadURL(pageUrl);
   return win;
 }
 
 app.enableSandbox();
+// Before ready, and only here: app:// as a standard, secure scheme, so the page has an origin of
+// its own (its IndexedDB library lives there) and resolves its relative URLs.
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
 // SIMULACRA_DATA_DIR puts everything of the studio in one folder, Chromium's profile (the
 // authoring library in IndexedDB) included: a portable install, and isolated e2e launches.
 if (process.env.SIMULACRA_DATA_DIR) app.setPath('userData', join(homeDir, 'electron-profile'));
@@ -240,7 +271,11 @@ if (primaryInstance) {
 }
 
 app.whenReady().then(async () => {
+  // The built renderer, with the web host's CSP on every file; nothing outside out/renderer.
+  protocol.handle(APP_SCHEME, appProtocolHandler(rendererDir));
+  // Whatever else the session loads gets it too (but for the dev server's page: addsCspHeader).
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    if (!addsCspHeader(details.url, devUrl)) return callback({});
     callback({
       responseHeaders: {
         ...details.responseHeaders,
@@ -253,7 +288,7 @@ app.whenReady().then(async () => {
   );
   // Only our own page may call; a frame from anywhere else gets nothing.
   ipcMain.handle(CALL_CHANNEL, (event, method: unknown, input: unknown) =>
-    answerStudioCall(api.dispatch, rendererPage, event.senderFrame?.url, method, input),
+    answerStudioCall(api.dispatch, pageUrl, event.senderFrame?.url, method, input),
   );
   api.onEvent((name, payload) => {
     for (const win of BrowserWindow.getAllWindows())

@@ -1,14 +1,34 @@
 /**
  * The window's security policy as plain functions (ARCHITECTURE §8), so it is unit-tested
- * without Electron: what the page may load, where it may navigate, which windows it may open,
- * and which IPC calls main answers. main/app/index.ts only wires these to Electron's events.
+ * without Electron: where the page may navigate, which windows it may open, and which IPC calls
+ * main answers. The page is `app://studio/index.html` (main/app/appProtocol.ts), or the dev
+ * server's page in `electron-vite dev`; file:// is never trusted. main/app/index.ts only wires
+ * these to Electron's events.
  */
-import { fileURLToPath } from 'node:url';
 import type { CallResult } from '../../common/api/protocol';
+import { originOf } from './appProtocol';
 
-/** `will-navigate` / `will-redirect`: the studio is one local page, so every navigation stops. */
-export function denyNavigation(event: { preventDefault(): void }): void {
-  event.preventDefault();
+/**
+ * `will-navigate` / `will-redirect`: the studio is one page, so a navigation may only stay on
+ * the page's own origin (`pageUrl`'s); file://, http(s) and every other origin are stopped.
+ * (Links to the web go through the window-open handler to the user's browser.)
+ */
+export function navigationGuard(pageUrl: string) {
+  const allowed = originOf(pageUrl);
+  return (event: { preventDefault(): void; url?: string }, url?: string): void => {
+    const target = event.url ?? url;
+    if (allowed === null || originOf(target) !== allowed) event.preventDefault();
+  };
+}
+
+/**
+ * Whether main adds the CSP header to a response the window's session receives: to everything
+ * but, in `electron-vite dev` (`devPageUrl` set), the dev server's own responses. Those keep
+ * the page's meta CSP (renderer/index.html); a header policy would also cover the inline React
+ * Fast Refresh preamble Vite puts before that meta tag, and the dev page would not start.
+ */
+export function addsCspHeader(responseUrl: string, devPageUrl: string | null): boolean {
+  return devPageUrl === null || originOf(responseUrl) !== originOf(devPageUrl);
 }
 
 /** True for an http(s) URL, the only kind handed to the user's browser. */
@@ -33,17 +53,14 @@ export function windowOpenHandler(openExternal: (url: string) => void) {
 }
 
 /**
- * True when an IPC call comes from the studio page itself (`trustedPage`, a file path): the
- * same file, whatever its #route or ?query. Another local file or any remote frame is refused.
+ * True when an IPC call comes from the studio page itself (`trustedPage`, a URL): the same
+ * origin and path, whatever its #route or ?query. A file:// page, another path or origin, or
+ * a frame with no URL is refused.
  */
 export function isTrustedSender(frameUrl: string | undefined, trustedPage: string): boolean {
-  if (!frameUrl) return false;
-  try {
-    const url = new URL(frameUrl);
-    return url.protocol === 'file:' && fileURLToPath(url) === trustedPage;
-  } catch {
-    return false;
-  }
+  const origin = originOf(frameUrl);
+  if (origin === null || origin !== originOf(trustedPage)) return false;
+  return new URL(frameUrl!).pathname === new URL(trustedPage).pathname;
 }
 
 /** What main does with one `studio:call`: refuse untrusted senders and non-string methods. */
