@@ -64,6 +64,11 @@ export const settingsStateSchema = z.object({
   defaultDataFolder: z.string(),
   /** True when saved settings differ from what this process started with. */
   restartRequired: z.boolean(),
+  /**
+   * With a restart pending, what will happen to the chosen data folder: it does not exist yet
+   * and is created at the next start, or it cannot be used (and why). Null otherwise.
+   */
+  dataFolderNotice: z.string().nullable(),
   /** Threads an automatic setting resolves to right now. */
   autoThreads: z.number().int(),
   /** Why the stored file was not used (unreadable, invalid JSON, schema violation), if so. */

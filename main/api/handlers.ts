@@ -62,14 +62,23 @@ export function createStudioHandlers(
     }
     return (await readScenarioFolder(join(opts.templatesDir, id))).scenario;
   }
-  /** Model errors are the user's to fix (a wrong file, a failed download): say so plainly. */
-  async function modelCall<T>(fn: () => Promise<T>): Promise<T> {
+  /**
+   * Model errors are the user's to fix (a wrong file, a failed download): say so plainly, naming
+   * the input `field` the error is about when there is one.
+   */
+  async function modelCall<T>(fn: () => Promise<T>, field?: string): Promise<T> {
     try {
       return await fn();
     } catch (err) {
-      if (err instanceof ModelError)
+      if (!(err instanceof ModelError)) throw err;
+      if (field === undefined)
         throw new ApiError({ code: 'rejected', name: err.name, message: err.message });
-      throw err;
+      throw new ApiError({
+        code: 'rejected',
+        name: err.name,
+        message: `${field}: ${err.message}`,
+        issues: [{ path: field, message: err.message }],
+      });
     }
   }
 
@@ -157,9 +166,11 @@ export function createStudioHandlers(
       controller?.abort();
       return { cancelled: controller !== undefined };
     },
-    'models.useFromDisk': async ({ path }) => modelCall(() => useModelFromDisk(modelsDir, path)),
+    // Paths and names are held to ./fileBoundary.ts (its edge checks ran before these).
+    'models.useFromDisk': async ({ path }) =>
+      modelCall(() => useModelFromDisk(modelsDir, path), 'path'),
     'models.delete': async ({ name }) => {
-      await modelCall(() => deleteLocalModel(modelsDir, name));
+      await modelCall(() => deleteLocalModel(modelsDir, name), 'name');
       return {};
     },
     ...createInteropHandlers(),

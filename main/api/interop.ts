@@ -20,8 +20,8 @@ import { ApiError } from '../../common/api/protocol';
 import { ScenarioError } from '../../common/scenario/errors';
 import type { Scenario } from '../../common/scenario/schema';
 import type { FileIssue } from '../../common/scenario/split';
-import { collisionKey, entryPathProblem } from '../packs/entry-path';
-import { DEFAULT_PACK_LIMITS } from '../packs/limits';
+import { collisionKey } from '../packs/entry-path';
+import { uploadNameProblem } from './fileBoundary';
 import { DEFAULT_BASE, importReverie } from '../packs/importers/reverie/index';
 import {
   readTiledMap,
@@ -56,7 +56,7 @@ interface Staged {
 async function stage(files: ImportFile[]): Promise<Staged> {
   const seen = new Map<string, string>();
   for (const { name } of files) {
-    const problem = entryPathProblem(name, DEFAULT_PACK_LIMITS);
+    const problem = uploadNameProblem(name);
     if (problem || name.endsWith('/'))
       throw rejected(`${name}: ${problem ?? 'names a folder (expected a file)'}`, name);
     const key = collisionKey(name);

@@ -62,14 +62,28 @@ describe('settings.json', () => {
     expect(parseSettings('[]', 'f').notice).toContain('(top level)');
   });
 
-  it('selects the data folder for the next start', async () => {
+  it('selects the data folder for the next start, and creates it then', async () => {
     expect(activeDataFolderSync(home)).toEqual({ dataDir: home, notice: null });
-    await saveSettings(home, { ...defaultSettings(), dataFolder: '/elsewhere' });
-    expect(activeDataFolderSync(home).dataDir).toBe('/elsewhere');
+    const elsewhere = join(home, 'elsewhere', 'data');
+    await saveSettings(home, { ...defaultSettings(), dataFolder: elsewhere });
+    expect(existsSync(elsewhere)).toBe(false);
+    expect(activeDataFolderSync(home)).toEqual({ dataDir: elsewhere, notice: null });
+    expect(existsSync(elsewhere)).toBe(true);
     await writeFile(join(home, 'settings.json'), 'garbage');
     const broken = activeDataFolderSync(home);
     expect(broken.dataDir).toBe(home);
     expect(broken.notice).toContain('not valid JSON');
+  });
+
+  it('falls back to the default folder when a hand-edited one cannot be used', async () => {
+    for (const folder of ['/etc/simulacra-data', join(home, 'settings.json', 'inside-a-file')]) {
+      await saveSettings(home, { ...defaultSettings(), dataFolder: folder });
+      const started = activeDataFolderSync(home);
+      expect(started.dataDir).toBe(home);
+      expect(started.notice).toContain(JSON.stringify(folder));
+      expect(started.notice).toContain(`using the default data folder ${home}`);
+      expect(existsSync(folder)).toBe(false);
+    }
   });
 
   it('turns threads and GPU into what the model providers take, never past the free cores', async () => {
@@ -145,9 +159,14 @@ describe('settings.get / settings.set through the StudioApi', () => {
     const r = await served.dispatch('settings.set', { dataFolder: other });
     expect(r).toMatchObject({
       ok: true,
-      output: { restartRequired: true, activeDataFolder: home },
+      output: {
+        restartRequired: true,
+        activeDataFolder: home,
+        dataFolderNotice: `Restart the studio to use ${JSON.stringify(other)}: it does not exist yet and is created then.`,
+      },
     });
-    expect(existsSync(other)).toBe(true);
+    // Saving only checks the folder: it is created at the next start.
+    expect(existsSync(other)).toBe(false);
     // After the "restart", the process uses the new folder and nothing is pending.
     const after = await api(activeDataFolderSync(home).dataDir).dispatch('settings.get', {});
     expect(after).toMatchObject({ ok: true, output: { restartRequired: false } });

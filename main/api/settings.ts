@@ -5,13 +5,14 @@
  * crash, and the damaged file is kept beside the new one when the user saves over it.
  *
  * The home folder is fixed (defaultDataDir(): SIMULACRA_DATA_DIR or the platform's folder);
- * `dataFolder` inside it redirects models/ and runs/ from the next start on.
+ * `dataFolder` inside it redirects models/ and runs/ from the next start on. settings.set only
+ * checks a new data folder (./fileBoundary.ts: a full path, not a system folder, writable or
+ * creatable) and creates nothing; the folder is created when the studio next starts.
  */
-import { constants, readFileSync } from 'node:fs';
-import { access, copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { Handlers } from '../../common/api/contract';
-import { ApiError } from '../../common/api/protocol';
 import {
   settingsMethods,
   studioSettingsSchema,
@@ -20,6 +21,7 @@ import {
 } from '../../common/api/settings';
 import { formatPath } from '../../common/scenario/errors';
 import { freeCores, resolveThreads } from '../models/llama/threads';
+import { inspectDataFolderSync, pathRefused } from './fileBoundary';
 
 export const SETTINGS_FILE = 'settings.json';
 
@@ -114,10 +116,38 @@ export function dataFolderFrom(homeDir: string, settings: StudioSettings): strin
   return settings.dataFolder ?? homeDir;
 }
 
-/** The data folder to use for this process: read once at startup. */
+/**
+ * The data folder to use for this process: read once at startup (Electron and web mode alike).
+ * A chosen folder is checked again (settings.json may have been edited by hand, a drive may be
+ * gone) and created here if it does not exist yet: this start is the one the person was told
+ * about when they saved it. One that cannot be used falls back to `homeDir`, with a notice.
+ */
 export function activeDataFolderSync(homeDir: string): { dataDir: string; notice: string | null } {
   const { settings, notice } = loadSettingsSync(homeDir);
-  return { dataDir: dataFolderFrom(homeDir, settings), notice };
+  const chosen = settings.dataFolder;
+  if (chosen === null || resolve(chosen) === resolve(homeDir)) {
+    return { dataDir: dataFolderFrom(homeDir, settings), notice };
+  }
+  const fallback = (problem: string) => ({
+    dataDir: homeDir,
+    notice: [
+      notice,
+      `The data folder in ${join(homeDir, SETTINGS_FILE)}, ${JSON.stringify(chosen)}, ${problem}; ` +
+        `using the default data folder ${homeDir}.`,
+    ]
+      .filter((n) => n !== null)
+      .join(' '),
+  });
+  const check = inspectDataFolderSync(chosen);
+  if (!check.ok) return fallback(check.problem);
+  if (!check.exists) {
+    try {
+      mkdirSync(chosen, { recursive: true });
+    } catch (err) {
+      return fallback(`could not be created (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  return { dataDir: chosen, notice };
 }
 
 /** Threads an automatic setting means now: the free cores, at most AUTO_THREAD_CAP. */
@@ -169,28 +199,34 @@ export function createSettingsHandlers(
   const file = join(opts.homeDir, SETTINGS_FILE);
 
   function state(loaded: LoadedSettings): SettingsState {
+    const restartRequired = dataFolderFrom(opts.homeDir, loaded.settings) !== opts.activeDataDir;
     return {
       settings: loaded.settings,
       file,
       activeDataFolder: opts.activeDataDir,
       defaultDataFolder: opts.homeDir,
-      restartRequired: dataFolderFrom(opts.homeDir, loaded.settings) !== opts.activeDataDir,
+      restartRequired,
+      dataFolderNotice: restartRequired ? pendingFolderNotice(loaded.settings.dataFolder) : null,
       autoThreads: autoThreads(),
       notice: loaded.notice,
     };
   }
 
-  async function checkWritable(folder: string): Promise<void> {
-    try {
-      await mkdir(folder, { recursive: true });
-      await access(folder, constants.W_OK);
-    } catch (err) {
-      throw new ApiError({
-        code: 'rejected',
-        message: `dataFolder: cannot use ${folder} (${(err as Error).message})`,
-        issues: [{ path: 'dataFolder', message: 'the folder cannot be created or written' }],
-      });
-    }
+  /** What happens to a chosen folder that is not in use yet (created at the next start, or not). */
+  function pendingFolderNotice(chosen: string | null): string | null {
+    if (chosen === null) return null;
+    const check = inspectDataFolderSync(chosen);
+    if (!check.ok)
+      return `${JSON.stringify(chosen)} ${check.problem}. The studio keeps using ${opts.activeDataDir}.`;
+    return check.exists
+      ? null
+      : `Restart the studio to use ${JSON.stringify(chosen)}: it does not exist yet and is created then.`;
+  }
+
+  /** A new data folder must be usable; it is not created now (only at the next start). */
+  function checkDataFolder(folder: string): void {
+    const check = inspectDataFolderSync(folder);
+    if (!check.ok) throw pathRefused('dataFolder', folder, check.problem);
   }
 
   return {
@@ -201,7 +237,7 @@ export function createSettingsHandlers(
         const next = studioSettingsSchema.parse({ ...current.settings, ...patch });
         // Only a new folder is checked: an unplugged drive must not block saving other settings.
         if (patch.dataFolder && patch.dataFolder !== current.settings.dataFolder)
-          await checkWritable(patch.dataFolder);
+          checkDataFolder(patch.dataFolder);
         await saveSettings(opts.homeDir, next, { keepDamaged: current.notice !== null });
         return state({ settings: next, notice: null });
       });

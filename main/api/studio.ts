@@ -7,6 +7,7 @@ import type { Handlers } from '../../common/api/contract';
 import { ApiError } from '../../common/api/protocol';
 import type { RunsContract } from '../../common/api/runs';
 import { simMethods, studioContract, type SimContract } from '../../common/api/studio';
+import { guardFileBoundary } from './fileBoundary';
 import { createStudioHandlers, type Emit, type StudioHandlerOptions } from './handlers';
 import { serveApi, type ServedApi } from './serve';
 
@@ -26,11 +27,16 @@ export interface StudioApiOptions extends StudioHandlerOptions {
 export function createStudioApi(opts: StudioApiOptions): ServedApi {
   // Handlers emit only while serving a call, by which time `served` exists.
   const emit: Emit = (event, payload) => served.emit(event, payload);
-  const served: ServedApi = serveApi(studioContract, {
-    ...createStudioHandlers(opts, emit),
-    ...noRunsBackend(),
-    ...(opts.runs ? opts.runs(emit) : {}),
-  });
+  // Every path a call names is checked against the file boundary before any handler (or the
+  // simulation process) sees it: ./fileBoundary.ts lists the fields and their rules.
+  const served: ServedApi = serveApi(
+    studioContract,
+    guardFileBoundary({
+      ...createStudioHandlers(opts, emit),
+      ...noRunsBackend(),
+      ...(opts.runs ? opts.runs(emit) : {}),
+    }),
+  );
   return served;
 }
 

@@ -68,29 +68,38 @@ const KNOWN_ARCHITECTURES = new Set<string>(
 );
 
 /**
- * Reads and checks the header of the GGUF file at `filePath`.
- * @throws ModelError `file-missing`, `not-gguf`, `unsupported-gguf`, `file-truncated` or
- *   `unsupported-architecture`, each naming the file.
+ * Reads and checks the header of the GGUF file at `filePath`. Nothing past the 4 magic bytes is
+ * interpreted unless they say GGUF, and no message repeats a byte of a file that is not one.
+ * @throws ModelError `file-missing` (missing, not a file or unreadable, one message), `not-gguf`,
+ *   `unsupported-gguf`, `file-truncated` or `unsupported-architecture`, each naming the file.
  */
 export async function inspectGguf(filePath: string): Promise<GgufSummary> {
+  // Missing, a folder, unreadable: one message, so a refusal is no oracle for what is on disk.
+  const unreadable = (cause?: unknown) =>
+    new ModelError(
+      'file-missing',
+      `Model file not found or not readable: ${filePath}. Expected a GGUF model file (a name ending in .gguf) that you may read.`,
+      { cause },
+    );
   let sizeBytes: number;
+  let file: import('node:fs/promises').FileHandle;
   try {
     const info = await stat(filePath);
-    if (!info.isFile())
-      throw new ModelError('file-missing', `Model path is not a file: ${filePath}`);
+    if (!info.isFile()) throw unreadable();
     sizeBytes = info.size;
+    file = await open(filePath, 'r');
   } catch (error) {
     if (error instanceof ModelError) throw error;
-    throw new ModelError('file-missing', `Model file not found: ${filePath}`, { cause: error });
+    throw unreadable(error);
   }
-  const file = await open(filePath, 'r');
   try {
     const reader = new HeaderReader(file, sizeBytes, filePath);
     const magic = await reader.bytes(4).catch(() => Buffer.alloc(0));
     if (magic.toString('latin1') !== 'GGUF') {
+      // Never the bytes found: the file may be anything (issue 23).
       throw new ModelError(
         'not-gguf',
-        `Not a GGUF model file: ${filePath} (it starts with ${JSON.stringify(magic.toString('latin1'))}, a GGUF file starts with "GGUF"). ` +
+        `Not a GGUF model file: ${filePath} (a GGUF file starts with the bytes GGUF). ` +
           'Pick a .gguf file, e.g. a Q4_K_M quantization from Hugging Face.',
       );
     }

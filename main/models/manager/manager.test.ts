@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile, copyFile } from 'node:fs/promises';
+import {
+  copyFile,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -7,7 +17,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureTinyEmbedderFolder } from '../fixtures/onnx-embed-writer.ts';
 import { ensureTinyLlamaGguf } from '../fixtures/gguf-writer.ts';
-import { readLinkedModels, unlinkModel } from './linked-models.ts';
+import { LINKED_MODELS_FILE, readLinkedModels, unlinkModel } from './linked-models.ts';
 import {
   deleteLocalModel,
   downloadCatalogModel,
@@ -270,6 +280,53 @@ describe('model manager', () => {
     await expect(useModelFromDisk(modelsDir, bad)).rejects.toMatchObject({ code: 'not-gguf' });
     expect(await readLinkedModels(modelsDir)).toEqual([picked]);
     expect(await unlinkModel(modelsDir, picked)).toBe(true);
+    expect(await readLinkedModels(modelsDir)).toEqual([]);
+  });
+
+  it('deletes only models: never the linked list, other files, or what a link leads to', async () => {
+    const elsewhere = await mkdtemp(path.join(os.tmpdir(), 'outside-models-'));
+    const precious = path.join(elsewhere, 'precious.gguf');
+    await writeFile(precious, gguf);
+    await writeFile(path.join(modelsDir, LINKED_MODELS_FILE), '{"version":1,"paths":[]}');
+    await writeFile(path.join(modelsDir, 'notes.txt'), 'mine');
+    await mkdir(path.join(modelsDir, 'photos'));
+    await symlink(precious, path.join(modelsDir, 'escape.gguf'));
+    await writeFile(path.join(modelsDir, 'inside.gguf'), gguf);
+    await symlink(path.join(modelsDir, 'inside.gguf'), path.join(modelsDir, 'alias.gguf'));
+    for (const [name, why] of [
+      [LINKED_MODELS_FILE, /list of models picked from disk/],
+      ['notes.txt', /not a model file/],
+      ['photos', /not an embedding model folder/],
+      ['escape.gguf', /a link to something outside the models folder/],
+      ['../outside.gguf', /not a plain file name/],
+      [precious, /not a plain file name/],
+      ['.', /starts with "."/],
+    ] as const) {
+      await expect(deleteLocalModel(modelsDir, name), name).rejects.toMatchObject({
+        message: expect.stringMatching(why),
+      });
+    }
+    for (const kept of [LINKED_MODELS_FILE, 'notes.txt', 'photos', 'escape.gguf'])
+      await expect(lstat(path.join(modelsDir, kept)), kept).resolves.toBeDefined();
+    expect(await readFile(precious)).toEqual(gguf);
+    // A link inside the folder is removed as a link: what it leads to stays.
+    await deleteLocalModel(modelsDir, 'alias.gguf');
+    await expect(lstat(path.join(modelsDir, 'alias.gguf'))).rejects.toThrow();
+    expect((await stat(path.join(modelsDir, 'inside.gguf'))).size).toBe(gguf.length);
+    await rm(elsewhere, { recursive: true, force: true });
+  });
+
+  it('never repeats the bytes of a file that is not a model', async () => {
+    const secret = path.join(modelsDir, 'secret.txt');
+    await writeFile(secret, 'root:$6$HASH');
+    const link = path.join(modelsDir, 'looks-like.gguf');
+    await symlink(secret, link);
+    for (const target of [secret, link, path.join(modelsDir, 'missing.gguf'), modelsDir]) {
+      const error = await useModelFromDisk(modelsDir, target).catch((e: Error) => e);
+      expect(error, target).toBeInstanceOf(Error);
+      expect((error as Error).message).toContain(target);
+      expect((error as Error).message).not.toMatch(/root|HASH|\$6/);
+    }
     expect(await readLinkedModels(modelsDir)).toEqual([]);
   });
 

@@ -3,13 +3,13 @@
  * delete local models. Plain async functions over a models folder, so the StudioApi layer
  * (Electron IPC or the web host) can expose them as they are.
  */
-import { readdir, rm, stat } from 'node:fs/promises';
+import { lstat, readdir, realpath, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ModelError } from '../errors.ts';
 import { inspectGguf } from '../llama/gguf-inspect.ts';
 import { findCatalogModel, MODEL_CATALOG, type CatalogModel } from './catalog.ts';
 import { downloadFile, type DownloadProgress } from './downloader.ts';
-import { linkModel, readLinkedModels } from './linked-models.ts';
+import { LINKED_MODELS_FILE, linkModel, readLinkedModels } from './linked-models.ts';
 
 /** Progress of a catalog download (several files for an embedding folder). */
 export interface ModelDownloadProgress extends DownloadProgress {
@@ -46,6 +46,20 @@ const EMBEDDING_FILES = [
   'tokenizer_config.json',
   path.join('onnx', 'model.onnx'),
 ];
+
+/** A chat model's file name: GGUF, by its extension (the only files opened as a chat model). */
+export function isGgufName(name: string): boolean {
+  return /\.gguf$/i.test(name);
+}
+
+/** What a person is told when a chosen path is neither a GGUF file nor an embedding folder. */
+function notAModel(modelPath: string): ModelError {
+  return new ModelError(
+    'file-missing',
+    `${modelPath} is not a model: expected a GGUF chat model file (a name ending in .gguf) or an ` +
+      `embedding model folder holding ${EMBEDDING_FILES.map((f) => f.split(path.sep).join('/')).join(', ')}.`,
+  );
+}
 
 /** The recommended models. */
 export function listCatalog(): readonly CatalogModel[] {
@@ -105,8 +119,10 @@ export async function downloadCatalogModel(
 
 /**
  * "Use a file on disk": checks a GGUF file or an embedding folder the user picked, describes it
- * and remembers it by path (linked-models.ts), so it is listed again. Nothing is copied.
- * @throws ModelError naming the path and what is wrong with it (nothing is remembered then).
+ * and remembers it by path (linked-models.ts), so it is listed again. Nothing is copied. A path
+ * whose name ends in .gguf is only ever opened as a GGUF model; any other path only as an
+ * embedding folder (main/api/fileBoundary.ts); no error repeats a byte of the file.
+ * @throws ModelError naming the path and what was expected (nothing is remembered then).
  */
 export async function useModelFromDisk(modelsDir: string, modelPath: string): Promise<LocalModel> {
   const model = await describeLocal(path.resolve(modelPath));
@@ -154,53 +170,94 @@ async function listFolderModels(modelsDir: string): Promise<LocalModel[]> {
   return models;
 }
 
-/** Deletes a model (file or folder) by its name inside `modelsDir`; refuses paths outside it. */
-export async function deleteLocalModel(modelsDir: string, name: string): Promise<void> {
-  const root = path.resolve(modelsDir);
-  const target = path.resolve(root, name);
-  if (path.dirname(target) !== root)
-    throw new ModelError(
-      'file-missing',
-      `Refusing to delete "${name}": it is not a model inside ${root}.`,
-    );
-  if (!(await exists(target)))
-    throw new ModelError('file-missing', `No model named "${name}" in ${root}.`);
-  await rm(target, { recursive: true, force: true });
-  await rm(`${target}.part`, { force: true });
+/**
+ * Why `name` cannot name a model in the models folder, or null: it must be a plain file or
+ * folder name (no separators, not hidden, no ":"), and not the studio's own list of linked
+ * models. Pure; {@link deleteLocalModel} also checks what the name is on disk.
+ */
+export function modelEntryNameProblem(name: string): string | null {
+  // eslint-disable-next-line no-control-regex -- control characters are what we look for
+  if (/[/\\:\u0000-\u001f\u007f]/.test(name) || name.trim() === '')
+    return 'is not a plain file name (expected the name of a model in the models folder, as the model list shows it)';
+  if (name.startsWith('.'))
+    return 'starts with "." (expected the name of a model in the models folder, as the model list shows it)';
+  if (name.toLowerCase() === LINKED_MODELS_FILE)
+    return "is the studio's list of models picked from disk, not a model";
+  return null;
 }
 
-async function describeLocal(modelPath: string): Promise<LocalModel> {
+/**
+ * Deletes a model by its name inside `modelsDir`: a GGUF file (and its partial download) or an
+ * embedding model folder. Refuses anything else: a path, a hidden or non-model file, the list
+ * of linked models, and a link that leads out of the models folder (only a link inside it is
+ * removed, never what it points to).
+ */
+export async function deleteLocalModel(modelsDir: string, name: string): Promise<void> {
+  const root = path.resolve(modelsDir);
+  const refuse = (why: string) =>
+    new ModelError('file-missing', `Refusing to delete "${name}": it ${why}.`);
+  const problem = modelEntryNameProblem(name);
+  if (problem) throw refuse(problem);
+  const target = path.join(root, name);
   let info: import('node:fs').Stats;
   try {
-    info = await stat(modelPath);
-  } catch (error) {
-    throw new ModelError('file-missing', `Model not found: ${modelPath}`, { cause: error });
+    info = await lstat(target);
+  } catch {
+    throw new ModelError('file-missing', `No model named "${name}" in ${root}.`);
   }
+  if (info.isSymbolicLink()) {
+    const real = await realpath(target).catch(() => null);
+    const realRoot = await realpath(root).catch(() => root);
+    if (real === null || path.dirname(real) !== realRoot)
+      throw refuse(
+        `is a link to something outside the models folder ${root} (remove the link yourself if you want it gone)`,
+      );
+    info = await stat(real);
+  }
+  if (info.isFile() && !isGgufName(name))
+    throw refuse(`is not a model file (a chat model's name ends in .gguf)`);
+  if (info.isDirectory() && !(await looksLikeEmbeddingFolder(target, name)))
+    throw refuse(`is not an embedding model folder (it has no config.json)`);
+  if (!info.isFile() && !info.isDirectory()) throw refuse('is not a model file or folder');
+  await rm(target, { recursive: true, force: true });
+  if (isGgufName(name)) await rm(`${target}.part`, { force: true });
+}
+
+/** An embedding folder, whole or partly downloaded: a catalog folder or one with a config.json. */
+async function looksLikeEmbeddingFolder(folder: string, name: string): Promise<boolean> {
+  if (MODEL_CATALOG.some((m) => m.kind === 'embedding' && m.localName === name)) return true;
+  return (await lstat(path.join(folder, 'config.json')).catch(() => null))?.isFile() === true;
+}
+
+/**
+ * Describes the model at `modelPath`: a name ending in .gguf is read as a GGUF file (nothing
+ * else is), anything else must be an embedding folder. Missing, unreadable and "not a folder"
+ * get one message each way, so a refusal says no more about the disk than the person needs.
+ */
+async function describeLocal(modelPath: string): Promise<LocalModel> {
   const name = path.basename(modelPath);
-  if (info.isDirectory()) {
-    let sizeBytes = 0;
-    for (const file of EMBEDDING_FILES) {
-      const full = path.join(modelPath, file);
-      if (!(await exists(full)))
-        throw new ModelError(
-          'file-missing',
-          `Embedding model folder ${modelPath} has no ${file} (expected the all-MiniLM-L6-v2 layout).`,
-        );
-      sizeBytes += (await stat(full)).size;
-    }
-    const catalogId = MODEL_CATALOG.find((m) => m.kind === 'embedding' && m.localName === name)?.id;
-    return { kind: 'embedding', name, path: modelPath, sizeBytes, catalogId };
+  if (isGgufName(name)) {
+    const summary = await inspectGguf(modelPath);
+    const catalogId = MODEL_CATALOG.find((m) => m.kind === 'chat' && m.localName === name)?.id;
+    return {
+      kind: 'chat',
+      name,
+      path: modelPath,
+      sizeBytes: summary.sizeBytes,
+      catalogId,
+      architecture: summary.architecture,
+    };
   }
-  const summary = await inspectGguf(modelPath);
-  const catalogId = MODEL_CATALOG.find((m) => m.kind === 'chat' && m.localName === name)?.id;
-  return {
-    kind: 'chat',
-    name,
-    path: modelPath,
-    sizeBytes: summary.sizeBytes,
-    catalogId,
-    architecture: summary.architecture,
-  };
+  const info = await stat(modelPath).catch(() => null);
+  if (!info?.isDirectory()) throw notAModel(modelPath);
+  let sizeBytes = 0;
+  for (const file of EMBEDDING_FILES) {
+    const part = await stat(path.join(modelPath, file)).catch(() => null);
+    if (!part?.isFile()) throw notAModel(modelPath);
+    sizeBytes += part.size;
+  }
+  const catalogId = MODEL_CATALOG.find((m) => m.kind === 'embedding' && m.localName === name)?.id;
+  return { kind: 'embedding', name, path: modelPath, sizeBytes, catalogId };
 }
 
 async function exists(file: string): Promise<boolean> {

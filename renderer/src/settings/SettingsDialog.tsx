@@ -1,7 +1,8 @@
 /**
- * The settings screen: data folder (applies after a restart), inference threads, GPU on/off,
- * context size, snapshot interval and the default chat and embedding models (chosen from the models in the data folder). Nothing
- * is saved until "Save"; a damaged settings.json shows its notice here.
+ * The settings screen: data folder (checked on save, created and used after a restart), inference
+ * threads, GPU on/off, context size, snapshot interval and the default chat and embedding models
+ * (chosen from the models in the data folder). Nothing is saved until "Save"; a damaged
+ * settings.json shows its notice here.
  */
 import { useEffect, useId, useState } from 'react';
 import type { SettingsState } from '../../../common/api/settings';
@@ -66,10 +67,11 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
     setSaving(true);
     setSaveError(null);
     try {
+      // A new data folder is only checked now; it is created when the studio next starts.
       const state = await studio.settings.set(checked.settings);
       showToast(
         state.restartRequired
-          ? 'Settings saved. Restart the studio to use the new data folder.'
+          ? `Settings saved. ${state.dataFolderNotice ?? 'Restart the studio to use the new data folder.'}`
           : 'Settings saved',
       );
       onClose();
@@ -119,6 +121,12 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
                   not moved. Empty = the default folder.
                   {loaded.state.restartRequired && (
                     <strong className="settings__restart"> Restart pending.</strong>
+                  )}
+                  {loaded.state.dataFolderNotice && (
+                    <span data-testid="settings-data-folder-notice">
+                      {' '}
+                      {loaded.state.dataFolderNotice}
+                    </span>
                   )}
                 </>
               }
