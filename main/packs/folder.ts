@@ -1,22 +1,41 @@
 /**
  * The unpacked form of a pack: a folder holding the same files (how templates/<id>/ is kept,
  * and what "export to folder" writes). Reading refuses symlinks and applies the same limits
- * as zips; writing builds every target path itself, refuses to follow a link that is already
- * in the folder, and refuses a non-empty folder unless asked to write over it.
+ * as zips. Writing builds the whole new folder beside the target, reads it back, and only then
+ * swaps it in (main/fsx/atomic), so a crash or kill -9 leaves the old folder or the new one,
+ * never a mix; it refuses a non-empty folder unless asked to replace it, and keeps a person's
+ * own files there (anything outside the layout) when it does.
  */
-import { lstat, mkdir, open, readdir, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import {
+  chmod,
+  copyFile,
+  link,
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readlink,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import path from 'node:path';
 import type { Scenario } from '../../common/scenario/schema';
 import { MANIFEST_FILE, type FileIssue } from '../../common/scenario/split';
+import { recoverDir, replaceDir } from '../fsx/atomic';
 import { packError } from './errors';
 import { collisionKey, entryPathProblem, entryRole, UNEXPECTED_ENTRY } from './entry-path';
 import { loadScenario, type LoadedScenario } from './load';
 import { formatBytes, resolveLimits, type PackLimits } from './limits';
+import { oneAtATime } from './one-at-a-time';
 import { layoutFiles, readPack, zipFiles, type ReadOptions } from './pack';
 
 /** Options for writing a folder. */
 export interface WriteFolderOptions {
-  /** Write into a folder that already has files in it, replacing the layout's files there. */
+  /**
+   * Replace the scenario in a folder that already has files in it. The layout (the JSON files
+   * and assets/) is replaced as a whole; anything else in the folder is kept.
+   */
   force?: boolean;
 }
 
@@ -26,13 +45,21 @@ export interface WriteFolderOptions {
  * @throws PackError for a symlink, an unsafe or colliding name, or anything over the limits;
  * ScenarioFilesError for bad JSON or schema violations, naming file and path.
  */
-export async function readScenarioFolder(
+export function readScenarioFolder(
   dir: string,
   options: ReadOptions = {},
 ): Promise<LoadedScenario> {
+  // One read at a time, as for packs: a folder may hold as much as the limits allow.
+  return oneAtATime(() => readFolder(dir, options));
+}
+
+async function readFolder(dir: string, options: ReadOptions): Promise<LoadedScenario> {
   const limits = resolveLimits(options.limits);
   const source = dir;
-  const info = await lstat(dir).catch(() => null);
+  // A folder that a killed writer had set aside (main/fsx/atomic) is put back first.
+  const info =
+    (await lstat(dir).catch(() => null)) ??
+    ((await recoverDir(path.resolve(dir))) ? await lstat(dir) : null);
   // The folder itself may be reached through a link the user chose (macOS /tmp is one);
   // what is refused is a link inside it, which a pack author could have planted.
   if (!info) throw packError(source, '', 'does not exist (expected a scenario folder)');
@@ -162,9 +189,10 @@ async function readAtMost(
 }
 
 /**
- * Writes a scenario (and its assets) as a folder in the unpacked layout.
+ * Writes a scenario (and its assets) as a folder in the unpacked layout, atomically: the new
+ * folder is built beside `dir`, read back, and swapped in whole (see the module note).
  * @throws ScenarioFilesError when the scenario is invalid; PackError when `dir` is not empty
- * (and `force` is not set), or a path in it is a link or of the wrong kind.
+ * (and `force` is not set), or is a file or a link.
  */
 export async function writeScenarioFolder(
   scenario: Scenario,
@@ -183,47 +211,76 @@ async function writeFiles(
   options: WriteFolderOptions,
 ): Promise<void> {
   const root = path.resolve(dir);
+  await mkdir(path.dirname(root), { recursive: true });
+  // Before judging what is there: a folder an interrupted write had set aside comes back.
+  await recoverDir(root);
   const existing = await lstat(root).catch(() => null);
-  if (existing && !existing.isDirectory())
+  if (existing && (existing.isSymbolicLink() || !existing.isDirectory()))
     throw packError(dir, '', 'exists and is not a folder (expected a folder to write into)');
-  if (existing && !options.force && (await readdir(root)).length > 0) {
+  const present = existing ? await readdir(root) : [];
+  if (present.length > 0 && !options.force) {
     throw packError(
       dir,
       '',
       'is not empty (expected an empty or new folder; use --force to write over it)',
     );
   }
-  await mkdir(root, { recursive: true });
+  const layout = new Set([...files.keys()].map((name) => collisionKey(name.split('/')[0])));
+  layout.add(collisionKey('assets'));
+  await replaceDir(root, async (fresh) => {
+    if (existing) await chmod(fresh, existing.mode & 0o7777);
+    for (const [name, bytes] of files) {
+      const target = path.join(fresh, ...name.split('/'));
+      // Belt and braces: names were vetted, but never write anywhere that is not under it.
+      const relative = path.relative(fresh, target);
+      if (relative.startsWith('..') || path.isAbsolute(relative))
+        throw packError(dir, name, 'would be written outside the folder');
+      await mkdir(path.dirname(target), { recursive: true });
+      // A fresh folder only we know of: "wx" all the same, never follow anything.
+      await writeFile(target, bytes, { flag: 'wx' });
+    }
+    await checkWritten(files, fresh, dir);
+    // The person's own files beside the scenario (notes, a .git folder) move to the new
+    // folder as hard links (copies where links are not possible): the old folder stays whole
+    // until the swap.
+    for (const name of present)
+      if (!layout.has(collisionKey(name)))
+        await linkTree(path.join(root, name), path.join(fresh, name));
+  });
+}
+
+/** Reads the new folder back: exactly the layout's files, each byte-equal to what was meant. */
+async function checkWritten(
+  files: ReadonlyMap<string, Uint8Array>,
+  fresh: string,
+  dir: string,
+): Promise<void> {
+  const { files: back } = await walk(fresh, dir, resolveLimits());
   for (const [name, bytes] of files) {
-    const segments = name.split('/');
-    const target = path.join(root, ...segments);
-    // Belt and braces: names were vetted, but never write anywhere that is not under root.
-    const relative = path.relative(root, target);
-    if (relative.startsWith('..') || path.isAbsolute(relative))
-      throw packError(dir, name, 'would be written outside the folder');
-    let parent = root;
-    for (const segment of segments.slice(0, -1)) {
-      parent = path.join(parent, segment);
-      const info = await lstat(parent).catch(() => null);
-      if (!info) await mkdir(parent);
-      else if (info.isSymbolicLink() || !info.isDirectory()) {
-        throw packError(
-          dir,
-          path.relative(root, parent),
-          'is a link or a file where a folder is needed (refusing to write through it)',
-        );
-      }
-    }
-    const info = await lstat(target).catch(() => null);
-    if (info && (info.isSymbolicLink() || !info.isFile())) {
-      throw packError(
-        dir,
-        name,
-        'already exists as a link or folder (refusing to write through it)',
-      );
-    }
-    // "wx" for a new file: if something appears there between lstat and now, fail, not follow.
-    await writeFile(target, bytes, { flag: info ? 'w' : 'wx' });
+    const got = back.get(name);
+    if (!got || Buffer.compare(got, bytes) !== 0)
+      throw packError(dir, name, 'did not read back as written (the disk may be failing)');
+  }
+  if (back.size !== files.size)
+    throw packError(dir, '', 'holds files that were not written (expected only the layout)');
+}
+
+/** Recreates `src` at `dest` with hard links to its files (links copied as links). */
+async function linkTree(src: string, dest: string): Promise<void> {
+  const info = await lstat(src);
+  if (info.isDirectory()) {
+    await mkdir(dest);
+    for (const name of await readdir(src))
+      await linkTree(path.join(src, name), path.join(dest, name));
+    await chmod(dest, info.mode & 0o7777);
+  } else if (info.isSymbolicLink()) {
+    await symlink(await readlink(src), dest);
+  } else {
+    await link(src, dest).catch(async (error: NodeJS.ErrnoException) => {
+      if (!info.isFile() || !['EPERM', 'EXDEV', 'ENOTSUP', 'EMLINK'].includes(error.code ?? ''))
+        throw error;
+      await copyFile(src, dest, constants.COPYFILE_EXCL);
+    });
   }
 }
 

@@ -5,6 +5,7 @@
 export {
   readPack,
   writePack,
+  writePackFile,
   zipFiles,
   layoutFiles,
   packOrder,

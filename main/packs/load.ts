@@ -25,11 +25,13 @@ export interface LoadedScenario {
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 /**
- * Builds the scenario from a layout's files (JSON files and `assets/…`, by layout path).
+ * Builds the scenario from a layout's files (JSON files and `assets/…`, by layout path). A
+ * JSON file may come as bytes or as text already decoded (the zip reader decodes as it
+ * inflates, so the bytes of a large layout are never all held at once).
  * @throws ScenarioFilesError naming each file, path and expectation.
  */
 export function loadScenario(
-  files: Map<string, Uint8Array>,
+  files: ReadonlyMap<string, Uint8Array | string>,
   source: string,
   warnings: FileIssue[] = [],
 ): LoadedScenario {
@@ -37,8 +39,13 @@ export function loadScenario(
   const assets = new Map<string, Uint8Array>();
   const issues: FileIssue[] = [];
   for (const [name, bytes] of files) {
-    if (name.startsWith(ASSETS_DIR)) assets.set(name, bytes);
-    else if (isScenarioFile(name)) {
+    if (name.startsWith(ASSETS_DIR)) {
+      if (typeof bytes !== 'string') assets.set(name, bytes);
+    } else if (isScenarioFile(name)) {
+      if (typeof bytes === 'string') {
+        texts[name] = bytes;
+        continue;
+      }
       try {
         texts[name] = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
       } catch {

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, rm, writeFile, mkdir } from 'node:fs/promises';
+import { lstat, mkdtemp, readFile, readdir, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import yauzl from 'yauzl';
@@ -156,6 +156,35 @@ describe('scenario folders', () => {
     expect(loaded.warnings.map((w) => w.path)).toEqual(['notes.txt']);
   });
 
+  it("with force, replaces the layout whole and keeps the person's own files", async () => {
+    const dir = path.join(await tempDir(), 'town');
+    await writeScenarioFolder(sampleScenario(), dir);
+    await mkdir(path.join(dir, 'assets'));
+    await writeFile(path.join(dir, 'assets', 'stale.png'), 'stale');
+    await writeFile(path.join(dir, 'NOTES.md'), 'my notes');
+    await mkdir(path.join(dir, '.git', 'objects'), { recursive: true });
+    await writeFile(path.join(dir, '.git', 'objects', 'ab'), 'object');
+    const { scenario, assets } = sampleWithAsset();
+    scenario.name = 'Oak Hollow, again';
+    await writeScenarioFolder(scenario, dir, assets, { force: true });
+    expect((await readScenarioFolder(dir)).scenario.name).toBe('Oak Hollow, again');
+    expect(await readdir(path.join(dir, 'assets'))).toEqual(['tileset.png']);
+    expect(await readFile(path.join(dir, 'NOTES.md'), 'utf8')).toBe('my notes');
+    expect(await readFile(path.join(dir, '.git', 'objects', 'ab'), 'utf8')).toBe('object');
+    expect(await readdir(path.dirname(dir))).toEqual(['town']);
+  });
+
+  it('finds a folder that a killed write had set aside', async () => {
+    const base = await tempDir();
+    const dir = path.join(base, 'town');
+    await writeScenarioFolder(sampleScenario(), dir);
+    // What a writer killed between its two renames leaves (a pid above Linux's pid_max).
+    const { rename } = await import('node:fs/promises');
+    await rename(dir, `${dir}.old-4194305-0123abcd`);
+    expect((await readScenarioFolder(dir)).scenario.id).toBe('oak-hollow');
+    expect(await readdir(base)).toEqual(['town']);
+  });
+
   it('refuses a folder holding a symlink', async () => {
     const dir = path.join(await tempDir(), 'town');
     await writeScenarioFolder(sampleScenario(), dir);
@@ -176,10 +205,13 @@ describe('scenario folders', () => {
     const { symlink } = await import('node:fs/promises');
     await symlink(outside, path.join(dir, 'assets'));
     const { scenario, assets } = sampleWithAsset();
-    await expect(writeScenarioFolder(scenario, dir, assets, { force: true })).rejects.toThrow(
-      /assets: is a link or a file where a folder is needed/,
-    );
+    // The new folder is built beside the target and swapped in, so nothing is written through
+    // the link: it is replaced, with the rest of the layout, by a real assets/ folder.
+    await writeScenarioFolder(scenario, dir, assets, { force: true });
     expect(await readdir(outside)).toEqual([]);
+    expect((await lstat(path.join(dir, 'assets'))).isDirectory()).toBe(true);
+    expect(await readdir(path.join(dir, 'assets'))).toEqual(['tileset.png']);
+    expect((await readScenarioFolder(dir)).scenario).toEqual(scenario);
   });
 
   it('reports a bad file in a folder with its name, path and expectation', async () => {

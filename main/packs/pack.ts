@@ -5,6 +5,7 @@
  * same bytes, and packs can be compared or hashed.
  */
 import yazl from 'yazl';
+import { writeFileAtomic } from '../fsx/atomic';
 import type { Scenario } from '../../common/scenario/schema';
 import { validateScenario } from '../../common/scenario/validate';
 import {
@@ -19,6 +20,7 @@ import { PackError } from './errors';
 import { entryPathProblem, entryRole } from './entry-path';
 import { assetReferenceProblems, loadScenario, type LoadedScenario } from './load';
 import { formatBytes, resolveLimits, type PackLimits } from './limits';
+import { oneAtATime } from './one-at-a-time';
 import { readZip } from './zip-read';
 
 /** The extension of a scenario pack. */
@@ -125,6 +127,22 @@ export async function writePack(
   return zipFiles(layoutFiles(scenario, assets));
 }
 
+/**
+ * Saves pack bytes as `file`, atomically (main/fsx/atomic): the bytes go to a flushed
+ * `<file>.tmp-<pid>-<hex>` beside it, which is renamed over `file`, so a crash or kill -9 leaves
+ * the old pack or the new one, never a torn or empty file. Leftovers of writers that died are
+ * removed on the way.
+ * @param options.replace replace an existing file (default false: fail with EEXIST, checked at
+ * the moment the new file is put in place).
+ */
+export async function writePackFile(
+  file: string,
+  bytes: Uint8Array,
+  options: { replace?: boolean } = {},
+): Promise<void> {
+  await writeFileAtomic(file, bytes, { replace: options.replace === true, sweep: true });
+}
+
 /** Zips files deterministically (see the module note). */
 export function zipFiles(files: ReadonlyMap<string, Uint8Array>): Promise<Buffer> {
   const zip = new yazl.ZipFile();
@@ -151,30 +169,34 @@ export function zipFiles(files: ReadonlyMap<string, Uint8Array>): Promise<Buffer
 
 /**
  * Reads `.simpack` bytes into a validated scenario, its assets and any warnings. Nothing is
- * written anywhere; the whole pack is judged in memory.
+ * written anywhere; the whole pack is judged in memory, with memory bounded by the limits, and
+ * one pack at a time per process (one-at-a-time.ts): concurrent calls queue. This is the entry
+ * point the StudioApi's `packs.import` calls.
  * @param fileName the pack's name, used in every message (default "pack.simpack").
  * @throws PackError for an unsafe or corrupt archive (names the pack, the entry and the
  * expectation); ScenarioFilesError for bad JSON or schema violations (names the file inside
  * the pack, the path and the expectation).
  */
-export async function readPack(
+export function readPack(
   bytes: Buffer,
   fileName = `pack${PACK_EXTENSION}`,
   options: ReadOptions = {},
 ): Promise<LoadedScenario> {
-  const { files, warnings } = await readZip(bytes, fileName, resolveLimits(options.limits));
-  if (!files.has(MANIFEST_FILE)) {
-    throw new PackError(
-      [
-        {
-          file: fileName,
-          path: MANIFEST_FILE,
-          message:
-            'is missing (expected a Simulacra scenario pack, which always holds manifest.json)',
-        },
-      ],
-      fileName,
-    );
-  }
-  return loadScenario(files, fileName, warnings);
+  return oneAtATime(async () => {
+    const { files, warnings } = await readZip(bytes, fileName, resolveLimits(options.limits));
+    if (!files.has(MANIFEST_FILE)) {
+      throw new PackError(
+        [
+          {
+            file: fileName,
+            path: MANIFEST_FILE,
+            message:
+              'is missing (expected a Simulacra scenario pack, which always holds manifest.json)',
+          },
+        ],
+        fileName,
+      );
+    }
+    return loadScenario(files, fileName, warnings);
+  });
 }

@@ -3,6 +3,11 @@
  * from the central directory before a single byte is inflated (names, types, encryption,
  * counts, declared sizes), and sizes are enforced again while inflating, because a header's
  * declared size is just a number the attacker chose.
+ *
+ * Memory is bounded by the limits: each entry streams into one buffer of its declared size
+ * (itself under the per-file limit) with a running count that stops the inflation the moment
+ * the entry, or all entries together, pass their limits, so a zip bomb costs at most what an
+ * honest pack of the largest allowed size would.
  */
 import yauzl from 'yauzl';
 import type { Readable } from 'node:stream';
@@ -18,9 +23,13 @@ import {
 } from './entry-path';
 import { formatBytes, type PackLimits } from './limits';
 
-/** The layout files of a zip (JSON files and assets) by entry path, plus warnings. */
+/**
+ * The layout files of a zip by entry path, plus warnings: JSON files as their text (decoded as
+ * they are inflated, so their bytes are never all held at once; bytes when they are not UTF-8,
+ * for loadScenario to report), assets as bytes.
+ */
 export interface ZipContents {
-  files: Map<string, Uint8Array>;
+  files: Map<string, Uint8Array | string>;
   warnings: FileIssue[];
 }
 
@@ -73,10 +82,19 @@ export async function readZip(
     const entries = await listEntries(zip, source);
     const { vetted, issues, warnings } = vetEntries(entries, source, limits);
     if (issues.length > 0) throw new PackError(issues, source);
-    const files = new Map<string, Uint8Array>();
+    const files = new Map<string, Uint8Array | string>();
+    const budget = { left: limits.maxTotalBytes, limit: limits.maxTotalBytes };
+    // JSON files inflate one after another into one scratch buffer and leave it as text.
+    const jsonSizes = vetted.filter((v) => v.role === 'json').map((v) => v.entry.uncompressedSize);
+    const scratch = Buffer.allocUnsafe(Math.max(0, ...jsonSizes));
     for (const { name, role, entry } of vetted) {
-      if (role === 'json' || role === 'asset')
-        files.set(name, await inflate(zip, entry, name, source));
+      if (role === 'asset') {
+        const out = Buffer.allocUnsafe(entry.uncompressedSize);
+        files.set(name, await inflate(zip, entry, name, source, budget, out));
+      } else if (role === 'json') {
+        const bytes = await inflate(zip, entry, name, source, budget, scratch);
+        files.set(name, utf8(bytes) ?? Buffer.from(bytes));
+      }
     }
     return { files, warnings };
   } finally {
@@ -268,16 +286,36 @@ function printable(name: string): string {
   return name.replace(control, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** The bytes as text, or null when they are not UTF-8. */
+function utf8(bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** Bytes that all entries together may still inflate to, out of `limit`. */
+interface Budget {
+  left: number;
+  limit: number;
+}
+
 /**
- * Inflates one entry, stopping the moment it produces more than its declared size (which
- * vetEntries already held under the limits) and checking its CRC-32 at the end.
+ * Inflates one entry into `into` (at least its declared size, which vetEntries held under the
+ * per-file limit), counting as it goes: the moment it produces more than it declared, or more
+ * than the pack's remaining total, the stream is destroyed, so a lying header costs nothing
+ * beyond that buffer. Its CRC-32 is checked at the end.
+ * @returns the part of `into` that holds the entry.
  */
 function inflate(
   zip: yauzl.ZipFile,
   entry: RawEntry,
   name: string,
   source: string,
-): Promise<Uint8Array> {
+  budget: Budget,
+  into: Buffer,
+): Promise<Buffer> {
   const declared = entry.uncompressedSize;
   return new Promise((resolve, reject) => {
     zip.openReadStream(entry as unknown as yauzl.Entry, (err, stream: Readable) => {
@@ -291,19 +329,27 @@ function inflate(
         );
         return;
       }
-      const chunks: Buffer[] = [];
       let size = 0;
       let crc = 0;
+      let failed = false;
       const fail = (message: string) => {
+        if (failed) return;
+        failed = true;
         stream.destroy();
         reject(packError(source, name, message));
       };
       const tooMany = `inflates to more than the ${formatBytes(declared)} its header declares (a zip bomb or a corrupt pack; expected exactly the declared size)`;
       stream.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > declared) return fail(tooMany);
+        if (failed) return;
+        if (size + chunk.length > declared) return fail(tooMany);
+        if (chunk.length > budget.left)
+          return fail(
+            `takes the pack past ${formatBytes(budget.limit)} uncompressed in all (a zip bomb; expected at most that)`,
+          );
+        budget.left -= chunk.length;
         crc = crc32(chunk, crc);
-        chunks.push(chunk);
+        chunk.copy(into, size);
+        size += chunk.length;
       });
       stream.on('error', (e: Error) => {
         if (/too many bytes/.test(e.message)) fail(tooMany);
@@ -314,6 +360,7 @@ function inflate(
         else fail(`is corrupt: it could not be inflated (${e.message})`);
       });
       stream.on('end', () => {
+        if (failed) return;
         if (size !== declared)
           return fail(
             `inflates to ${size} bytes but its header declares ${declared} (corrupt pack)`,
@@ -322,7 +369,7 @@ function inflate(
           return fail(
             'fails its CRC-32 check (corrupt pack; expected the checksum its header declares)',
           );
-        resolve(Buffer.concat(chunks, size));
+        resolve(into.subarray(0, size));
       });
     });
   });

@@ -19,7 +19,8 @@ Builds a scenario from another tool's files, validates it and writes it as a sce
   tiled     a Tiled map; layers named like "collision", "sector", "arena", "object" or
             "spawn" become those, other tile layers are terrain
   --base    the base simulation under storage/ (default ${DEFAULT_BASE})
-  --force   write into <scenario folder> even if it is not empty`;
+  --force   replace the scenario in <scenario folder> even if it is not empty (atomically;
+            files outside the scenario layout are kept)`;
 
 export const importCommand: CliCommand = {
   name: 'import',

@@ -1,16 +1,23 @@
 /** `simulacra pack <folder> <out.simpack>`: zips a scenario folder into a pack. */
-import { lstat, writeFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { EXIT_FAILED, EXIT_OK, type CliCommand } from '../command';
 import { parseCommandArgs } from '../args';
 import { printWarnings, reportFailure } from '../report';
-import { readScenarioFolder, zipFiles, layoutFiles, formatBytes } from '../../packs/index';
+import {
+  readScenarioFolder,
+  zipFiles,
+  layoutFiles,
+  formatBytes,
+  writePackFile,
+} from '../../packs/index';
 
 const usage = `Usage: simulacra pack <folder> <out.simpack> [--force]
 
 Validates an unpacked scenario folder and writes it as a .simpack file. The pack's bytes
 depend only on its content, so packing the same folder twice gives the same file.
 
-  --force   replace <out.simpack> if it exists`;
+  --force   replace <out.simpack> if it exists (atomically: killed mid-way, the old
+            file is still whole)`;
 
 export const packCommand: CliCommand = {
   name: 'pack',
@@ -38,8 +45,9 @@ export const packCommand: CliCommand = {
       const { scenario, assets, warnings } = await readScenarioFolder(folder);
       printWarnings(warnings, io);
       const bytes = await zipFiles(layoutFiles(scenario, assets));
-      // "wx" unless replacing: never clobber a file that appeared after the check above.
-      await writeFile(out, bytes, { flag: existing ? 'w' : 'wx' });
+      // Atomic: a kill mid-write leaves the old pack whole. Unless replacing, a file that
+      // appeared after the check above is not clobbered either.
+      await writePackFile(out, bytes, { replace: existing !== null });
       io.out(`packed: ${scenario.name} → ${out} (${formatBytes(bytes.length)})`);
       return EXIT_OK;
     } catch (err) {

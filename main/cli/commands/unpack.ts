@@ -11,7 +11,9 @@ Validates a pack completely, then writes its scenario into <folder> as diff-frie
 files (one map row per line) plus its assets. Nothing is written if the pack is refused,
 and nothing is ever written outside <folder>.
 
-  --force   write into <folder> even if it is not empty (files of the layout are replaced)`;
+  --force   replace the scenario in <folder> even if it is not empty: its JSON files and
+            assets/ are replaced as a whole (the new folder is built beside it and swapped
+            in, so a kill mid-way leaves the old scenario whole); other files are kept`;
 
 export const unpackCommand: CliCommand = {
   name: 'unpack',

@@ -3,17 +3,10 @@
  * caller chooses (the app: `<dataDir>/policies/`). A run reads its agents' policies when it is
  * created and adds each new one as it is stored; list and clear are for the policy inspector.
  */
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomicSync } from '../../fsx/atomic';
 import { lifestylePolicySchema, type LifestylePolicy } from './costLayerState';
 
 /** Cross-run storage of lifestyle policies, keyed per persona (see {@link policyKey}). */
@@ -92,10 +85,7 @@ export class FilePolicyStore implements PolicyStore {
 
   private write(key: string, policies: LifestylePolicy[]): void {
     mkdirSync(this.folder, { recursive: true });
-    const file = this.fileOf(key);
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ version: 1, key, policies }));
-    renameSync(tmp, file);
+    writeFileAtomicSync(this.fileOf(key), JSON.stringify({ version: 1, key, policies }));
   }
 }
 

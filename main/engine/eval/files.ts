@@ -1,18 +1,16 @@
 /**
  * How an experiment folder's files are written (experiment.json, evaluations, the report and the
- * Lab's own files): to a temporary file first, then renamed, so a crash or a cancel never leaves
- * half a file that a resume would read.
+ * Lab's own files): atomically (main/fsx/atomic: a flushed temporary file renamed over the
+ * target), so a crash, a cancel or kill -9 never leaves half a file that a resume would read.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomicSync } from '../../fsx/atomic';
 
 /** Writes `text` to `file` atomically, creating its folder. */
 export function writeFileAtomic(file: string, text: string): void {
   mkdirSync(path.dirname(file), { recursive: true });
-  // The pid keeps two processes writing the same file (CLI and studio) off each other's temp.
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
+  writeFileAtomicSync(file, text);
 }
 
 /** `value` as indented JSON, written atomically. */

@@ -12,9 +12,10 @@
  * backend reads `static_dirs/assets/the_ville/matrix` whatever the maze is called, hence the
  * default maze name.
  */
-import { lstat, mkdir, writeFile } from 'node:fs/promises';
+import { lstat, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { formatAddress } from '../../../common/scenario/address';
+import { writeFileAtomic } from '../../fsx/atomic';
 import type { Scenario } from '../../../common/scenario/schema';
 import type { FileIssue } from '../../../common/scenario/split';
 import { parseScenario } from '../../../common/scenario/validate';
@@ -87,7 +88,8 @@ export async function exportReverie(
   for (const [rel, text] of files) {
     const target = path.join(root, ...rel.split('/'));
     await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, text);
+    // Each file whole (main/fsx/atomic): an export killed mid-way leaves no torn file.
+    await writeFileAtomic(target, text);
   }
   return { maze, sim, files: [...files.keys()], warnings };
 }
