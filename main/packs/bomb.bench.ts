@@ -55,6 +55,7 @@ if (mode === '--child') {
   };
   console.log(JSON.stringify(result));
 } else {
+  const MiB = 1024 * 1024;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'simulacra-bomb-'));
   try {
     const self = fileURLToPath(import.meta.url);
@@ -63,6 +64,10 @@ if (mode === '--child') {
       ['whitespace bomb', whitespaceBomb, 1],
       ['whitespace bomb', whitespaceBomb, 4],
       ['dense bomb', denseBomb, 1],
+      // The worst a pack can still cost: 4 × 23.9 MiB of numbers, just under the 96 MiB of
+      // JSON allowed in all, inflated and parsed before the schema refuses it.
+      ['dense bomb at the JSON limit', () => denseBomb(23.9 * MiB), 1],
+      ['dense bomb at the JSON limit', () => denseBomb(23.9 * MiB), 4],
     ];
     for (const [label, build, n] of runs) {
       const bomb = path.join(dir, `${label.replace(/ /g, '-')}.simpack`);

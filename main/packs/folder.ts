@@ -85,6 +85,7 @@ async function walk(
   const seen = new Map<string, string>();
   let count = 0;
   let total = 0;
+  let jsonTotal = 0;
   const pending: string[] = [''];
   while (pending.length > 0) {
     const relDir = pending.shift()!;
@@ -141,6 +142,13 @@ async function walk(
       const max = role === 'json' ? limits.maxJsonBytes : limits.maxAssetBytes;
       const bytes = await readAtMost(path.join(root, rel), max, source, rel);
       total += bytes.length;
+      if (role === 'json') jsonTotal += bytes.length;
+      if (jsonTotal > limits.maxJsonTotalBytes)
+        throw packError(
+          source,
+          '',
+          `holds more than ${formatBytes(limits.maxJsonTotalBytes)} of JSON in all (expected at most that for all JSON files together)`,
+        );
       if (total > limits.maxTotalBytes)
         throw packError(
           source,

@@ -10,6 +10,13 @@ export interface PackLimits {
   maxEntries: number;
   /** Uncompressed bytes of one JSON file (a 1024×1024 map with all its grids fits). */
   maxJsonBytes: number;
+  /**
+   * Uncompressed bytes of all JSON files together. Parsing, not inflating, is what costs memory
+   * (a JSON array of small numbers takes ~8× its text as JS values), so this bounds the parse:
+   * 96 MiB still fits a 1024×1024 map (only map.json is ever large; Harrow Quay's 88×60 map is
+   * 83 KiB), and four 60 MiB files of numbers (1.8 GiB to parse) are refused before inflating.
+   */
+  maxJsonTotalBytes: number;
   /** Uncompressed bytes of one asset. */
   maxAssetBytes: number;
   /** Uncompressed bytes of all entries together. */
@@ -27,6 +34,7 @@ export const DEFAULT_PACK_LIMITS: Readonly<PackLimits> = Object.freeze({
   maxPackBytes: 256 * MiB,
   maxEntries: 2000,
   maxJsonBytes: 64 * MiB,
+  maxJsonTotalBytes: 96 * MiB,
   maxAssetBytes: 64 * MiB,
   maxTotalBytes: 256 * MiB,
   maxPathLength: 255,

@@ -162,6 +162,7 @@ function vetEntries(
   const vetted: VettedEntry[] = [];
   const seen = new Map<string, string>();
   let total = 0;
+  let jsonTotal = 0;
   const problem = (path: string, message: string) => issues.push({ file: source, path, message });
 
   for (const entry of entries) {
@@ -233,6 +234,7 @@ function vetEntries(
       continue;
     }
     total += entry.uncompressedSize;
+    if (role === 'json') jsonTotal += entry.uncompressedSize;
     if (role === 'unexpected')
       warnings.push({ file: source, path: name, message: UNEXPECTED_ENTRY, severity: 'warning' });
     vetted.push({ name, role, entry });
@@ -241,6 +243,12 @@ function vetEntries(
     problem(
       '',
       `declares ${formatBytes(total)} uncompressed in all (expected at most ${formatBytes(limits.maxTotalBytes)})`,
+    );
+  }
+  if (jsonTotal > limits.maxJsonTotalBytes) {
+    problem(
+      '',
+      `declares ${formatBytes(jsonTotal)} of JSON in all (expected at most ${formatBytes(limits.maxJsonTotalBytes)} for all JSON files together)`,
     );
   }
   if (issues.length > MAX_REPORTED_ISSUES) {

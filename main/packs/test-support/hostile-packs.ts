@@ -110,6 +110,19 @@ export const HOSTILE_PACKS: HostilePack[] = [
     expect: /map\.json: declares 65 MiB uncompressed \(expected at most 64 MiB for a JSON file\)/,
   },
   {
+    // Each within the 64 MiB per-file limit, but parsing 2 × 60 MiB of JSON numbers would cost
+    // gigabytes: the JSON total is bounded before anything is inflated.
+    name: 'declared JSON total over the limit',
+    bytes: () =>
+      rawZip(
+        validEntries().map((e) =>
+          e.name === 'map.json' || e.name === 'tree.json' ? { ...e, declaredSize: 60 * MiB } : e,
+        ),
+      ),
+    expect:
+      /declares 120 MiB of JSON in all \(expected at most 96 MiB for all JSON files together\)/,
+  },
+  {
     name: 'declared total over the limit',
     bytes: withEvilMany(5, 60 * MiB),
     expect: /declares 300 MiB uncompressed in all \(expected at most 256 MiB\)/,
