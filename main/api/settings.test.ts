@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,6 +41,15 @@ describe('settings.json', () => {
     const s = { ...defaultSettings(), threads: 2, gpu: false, chatModelPath: '/m/a.gguf' };
     await saveSettings(home, s);
     expect(await loadSettings(home)).toEqual({ settings: s, notice: null });
+  });
+
+  it('keeps two saves at once apart: both succeed and the file is one of them whole', async () => {
+    // Both once wrote the same `settings.json.<pid>.tmp`; the second rename then failed (ENOENT).
+    const a = { ...defaultSettings(), threads: 1 };
+    const b = { ...defaultSettings(), threads: 2 };
+    await Promise.all([saveSettings(home, a), saveSettings(home, b)]);
+    expect([a, b]).toContainEqual((await loadSettings(home)).settings);
+    expect((await readdir(home)).sort()).toEqual(['settings.json']);
   });
 
   it('falls back to defaults with a notice naming the file on broken JSON', async () => {

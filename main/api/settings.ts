@@ -10,7 +10,8 @@
  * creatable) and creates nothing; the folder is created when the studio next starts.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../fsx/atomic';
 import { join, resolve } from 'node:path';
 import type { Handlers } from '../../common/api/contract';
 import {
@@ -106,9 +107,7 @@ export async function saveSettings(
   const file = join(homeDir, SETTINGS_FILE);
   await mkdir(homeDir, { recursive: true });
   if (opts.keepDamaged) await copyFile(file, `${file}.bak`).catch(() => undefined);
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(studioSettingsSchema.parse(settings), null, 2)}\n`);
-  await rename(tmp, file);
+  await writeFileAtomic(file, `${JSON.stringify(studioSettingsSchema.parse(settings), null, 2)}\n`);
 }
 
 /** The data folder the settings in `homeDir` select (models/ and runs/ live there). */

@@ -3,9 +3,10 @@
  * `<home data folder>/recent.json`. A damaged file is an empty list, never a crash.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomic } from '../fsx/atomic';
 
 export const RECENT_FILE = 'recent.json';
 export const MAX_RECENT = 10;
@@ -48,7 +49,5 @@ export async function loadRecent(homeDir: string): Promise<RecentList> {
 export async function saveRecent(homeDir: string, list: RecentList): Promise<void> {
   const file = join(homeDir, RECENT_FILE);
   await mkdir(homeDir, { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(list, null, 2)}\n`);
-  await rename(tmp, file);
+  await writeFileAtomic(file, `${JSON.stringify(list, null, 2)}\n`);
 }

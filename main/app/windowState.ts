@@ -3,9 +3,10 @@
  * close in `<home data folder>/window-state.json`. A saved position on a display that is no
  * longer attached (a laptop undocked) is moved back onto one that is.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomicSync } from '../fsx/atomic';
 
 export const WINDOW_STATE_FILE = 'window-state.json';
 
@@ -94,7 +95,5 @@ export function loadWindowStateSync(homeDir: string): WindowState {
 export function saveWindowStateSync(homeDir: string, state: WindowState): void {
   const file = join(homeDir, WINDOW_STATE_FILE);
   mkdirSync(homeDir, { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(windowStateSchema.parse(state))}\n`);
-  renameSync(tmp, file);
+  writeFileAtomicSync(file, `${JSON.stringify(windowStateSchema.parse(state))}\n`);
 }

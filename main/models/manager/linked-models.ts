@@ -5,9 +5,10 @@
  * file that has since gone is left out of the listing and stays in the file (it may be on a
  * drive that is not mounted now).
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomic } from '../../fsx/atomic';
 
 export const LINKED_MODELS_FILE = 'linked-models.json';
 
@@ -35,9 +36,10 @@ export async function linkModel(modelsDir: string, modelPath: string): Promise<v
   if (paths.includes(absolute)) return;
   await mkdir(modelsDir, { recursive: true });
   const file = path.join(modelsDir, LINKED_MODELS_FILE);
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify({ version: 1, paths: [...paths, absolute] }, null, 2)}\n`);
-  await rename(tmp, file);
+  await writeFileAtomic(
+    file,
+    `${JSON.stringify({ version: 1, paths: [...paths, absolute] }, null, 2)}\n`,
+  );
 }
 
 /** Forgets `modelPath` (the file itself is never touched). */
@@ -46,11 +48,9 @@ export async function unlinkModel(modelsDir: string, modelPath: string): Promise
   const paths = await readLinkedModels(modelsDir);
   if (!paths.includes(absolute)) return false;
   const file = path.join(modelsDir, LINKED_MODELS_FILE);
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(
-    tmp,
+  await writeFileAtomic(
+    file,
     `${JSON.stringify({ version: 1, paths: paths.filter((p) => p !== absolute) }, null, 2)}\n`,
   );
-  await rename(tmp, file);
   return true;
 }
