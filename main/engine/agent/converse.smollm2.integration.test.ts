@@ -8,8 +8,10 @@
  *
  * What holds on a model this small: every line is English of a few words, no line says again
  * what was said (a line that echoes an earlier one is asked again in other words, and a second
- * echo ends the chat), and both remember the conversation. That the partner answers is not
- * asserted: SmolLM2-135M often only echoes, and the chat then ends after the opening line.
+ * echo ends the chat), and both remember the conversation, by a topic rather than a line of it
+ * (issue 25: "conversing with Marisol Okafor about I am sorry to hear that."). That the partner
+ * answers is not asserted: SmolLM2-135M often only echoes, and the chat then ends after the
+ * opening line.
  * (Before the converse prompt showed worked examples it spoke dates as its lines: "yesterday
  * was Monday, April 15, 2024"; before the echo guard, every line repeated the one before.)
  *
@@ -115,6 +117,7 @@ describe.skipIf(!models || !dictionary)('a conversation on SmolLM2-135M-Instruct
       `Conversation (${chat.transcript.length} lines, ended by ${chat.endedBy}, topic ` +
         `"${chat.topic}", ${((performance.now() - started) / 1000).toFixed(0)} s):\n` +
         chat.transcript.map((l) => `  ${l}`).join('\n') +
+        `\nChat memory: ${agents[0].memory.latest(['chat'], 1)[0]?.description}` +
         `\nHow each speaker stood with the other, before each line:\n` +
         relationships.map((l) => `  ${l}`).join('\n'),
     );
@@ -139,6 +142,15 @@ describe.skipIf(!models || !dictionary)('a conversation on SmolLM2-135M-Instruct
     for (const agent of agents) {
       expect(agent.memory.latest(['chat'], 1)[0]?.filling, agent.name).toEqual(chat.transcript);
     }
+  });
+
+  it('remembers the chat by a topic, not by a line of it (issue 25)', () => {
+    const memory = agents[0].memory.latest(['chat'], 1)[0].description;
+    const [a, b] = agents.map((x) => x.name);
+    expect(memory).toMatch(new RegExp(`^${a} and ${b} (conversed about \\S|had a chat$)`));
+    const topic = memory.replace(/^.*? conversed about /, '');
+    expect(repeatsEarlier(topic, chat.transcript), memory).toBe(false);
+    expect(topic, memory).not.toMatch(/[:{}_]|\b(I|you)\b/);
   });
 
   it('before each line the speaker sums up how they stand with the partner, in English', () => {

@@ -47,7 +47,7 @@ describe('reacting and conversing', () => {
     expect(turns[3].messages.at(-1)!.content).toContain('Ada Lin: line 3 about the spring fair');
     // Each turn sees what the partner is doing and retrieves on the last lines spoken.
     expect(turns[0].messages.at(-1)!.content).toContain(
-      'You are talking with Bo Park, who is prepare',
+      'You are talking with Bo Park, who is preparing the counter',
     );
     // Before each line (reverie agent_chat_v2) the speaker sums up how they stand with the
     // partner from memories about them, retrieves on that summary, and is shown it.
@@ -191,7 +191,7 @@ describe('reacting and conversing', () => {
     expect(ada.path).toEqual([]);
     const [replan] = h.model.callsOf('plan.decompose');
     expect(replan.messages.at(-1)?.content).toContain(
-      'Context: waited for Bo Park, who was prepare',
+      'Context: waited for Bo Park, who was preparing the counter',
     );
     expect(ada.tasks[0]).toEqual({
       task: 'waiting for Bo Park to finish',

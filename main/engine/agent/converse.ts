@@ -249,6 +249,23 @@ export function meetHalfway(a: Agent, b: Agent, world: Mind['world']): void {
   b.path = tiles.slice(middle + 1, tiles.length - 1).reverse();
 }
 
+/** " about <topic>", or nothing when the chat has no topic (see `chatTopic`). */
+function about(topic: string): string {
+  return topic ? ` about ${topic}` : '';
+}
+
+/** The chat memory: "Ada Lin and Bo Park conversed about the spring fair". */
+export function chatMemoryText(self: string, other: string, topic: string): string {
+  return topic
+    ? `${self} and ${other} conversed${about(topic)}`
+    : `${self} and ${other} had a chat`;
+}
+
+/** The chat action, completing "<name> is …": "conversing with Bo Park about the spring fair". */
+export function chattingText(other: string, topic: string): string {
+  return `conversing with ${other}${about(topic)}`;
+}
+
 async function afterChat(
   self: Agent,
   other: Agent,
@@ -256,7 +273,7 @@ async function afterChat(
   chat: Conversation,
   place: string,
 ): Promise<void> {
-  const description = `${self.name} and ${other.name} conversed about ${chat.topic}`;
+  const description = chatMemoryText(self.name, other.name, chat.topic);
   const [{ importance }, thoughts] = await Promise.all([
     ask(mind, self, importancePrompt(self.identity, { kind: 'chat', description })),
     ask(
@@ -301,7 +318,7 @@ async function afterChat(
   if (costLayerOf(mind).socialMemory) await updateAfterChat(self, other, mind, chat.transcript);
   self.chatCooldownUntil[other.id] = chat.endsAt + CHAT_COOLDOWN_GAME_SECONDS;
   const action: CurrentAction = {
-    description: `conversing with ${other.name} about ${chat.topic}`,
+    description: chattingText(other.name, chat.topic),
     address: place,
     emoji: '💬',
     predicate: 'chat with',
@@ -318,6 +335,6 @@ async function afterChat(
     task: `conversing with ${other.name}`,
     startedAt: chat.startedAt,
     endsAt: chat.endsAt,
-    context: `just talked with ${other.name} about ${chat.topic}`,
+    context: `just talked with ${other.name}${about(chat.topic)}`,
   });
 }

@@ -92,7 +92,7 @@ describe('lifestyle policy', () => {
       ['wash cups', 780],
       ['tidy the tables', 840],
     ]);
-    expect(ada.action).toMatchObject({ description: 'tidy the tables', objectAddress: STOVE });
+    expect(ada.action).toMatchObject({ description: 'tidying the tables', objectAddress: STOVE });
     expect(notes.filter((n) => n.kind.startsWith('policy'))).toEqual([
       {
         kind: 'policy.miss',

@@ -21,6 +21,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ActionChoice } from '../prompts/action';
+import { progressive } from '../prompts/verbPhrase';
 import { costLayerOf } from './ablation';
 import type { Agent, Task } from './Agent';
 import type { LifestylePolicy, PolicyRun } from './costLayerState';
@@ -224,7 +225,13 @@ export function settleAction(agent: Agent, mind: Mind, reachable: boolean): void
   const action = agent.action;
   if (!run || !action) return;
   const [day, minute] = action.taskKey.split('@').map(Number);
-  const slot = slotOf(run, { task: action.description, startMinute: minute, minutes: 0 }, day);
+  // The action's description is its task in -ing form (agent/plan.ts `actionOf`).
+  const slot =
+    run.day === day
+      ? run.tasks.find(
+          (t) => t.startMinute === minute && progressive(t.task) === action.description,
+        )
+      : undefined;
   if (!slot?.action) return;
   if (reachable) {
     slot.done = true;

@@ -58,7 +58,7 @@ describe('planning', () => {
     // Ada stands in the kitchen, so the kitchen's places come first.
     expect(enumOf(act, 'location')[0]).toBe('cafe > kitchen > stove');
     expect(action).toMatchObject({
-      description: 'prepare the counter',
+      description: 'preparing the counter',
       address: 'Town:cafe:kitchen:stove',
       objectAddress: 'Town:cafe:kitchen:stove',
       objectState: 'in use',

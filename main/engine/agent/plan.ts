@@ -13,7 +13,9 @@ import { planDailyPrompt } from '../prompts/planDaily';
 import { planDecomposePrompt } from '../prompts/planDecompose';
 import { planHourlyPrompt } from '../prompts/planHourly';
 import { planWakePrompt } from '../prompts/planWake';
+import { progressive } from '../prompts/verbPhrase';
 import { clockLabel } from '../sim/Clock';
+import { objectStateOf } from '../world/objectState';
 import { costLayerOf, plans } from './ablation';
 import type { Agent, CurrentAction, ScheduleBlock, Task } from './Agent';
 import {
@@ -461,8 +463,12 @@ async function reuseOrChooseAction(
   return choice;
 }
 
-/** The action for `task` done as `choice` says, from now until `timing.endsAt`. */
-function actionOf(
+/**
+ * The action for `task` done as `choice` says, from now until `timing.endsAt`: its description
+ * is the task in -ing form (it completes "<name> is …") and the object's state a state phrase
+ * (world/objectState.ts).
+ */
+export function actionOf(
   mind: Mind,
   task: string,
   choice: ActionChoice,
@@ -470,13 +476,14 @@ function actionOf(
 ): CurrentAction {
   const { address, objectAddress } = locationAddresses(mind.world.worldName, choice.location);
   return {
-    description: task,
+    // The task completes "<name> is …": "make tea and eat breakfast" → "making tea and …".
+    description: progressive(task),
     address,
     emoji: choice.emoji,
     predicate: choice.predicate,
     object: choice.object,
     objectAddress,
-    objectState: objectAddress ? choice.objectState : null,
+    objectState: objectAddress ? objectStateOf(choice.objectState) : null,
     startedAt: mind.now,
     endsAt: timing.endsAt,
     taskKey: timing.taskKey,

@@ -19,7 +19,7 @@ export const LOCATION_SEPARATOR = ' > ';
 /** Longest predicate, object and object state, in words. */
 const PREDICATE_WORDS = 3;
 const OBJECT_WORDS = 4;
-const STATE_WORDS = 4;
+export const STATE_WORDS = 5;
 
 /** The action as the model writes it. */
 export interface ActionChoice {
@@ -30,7 +30,10 @@ export interface ActionChoice {
   /** Event triple with the agent as subject: predicate and object. */
   predicate: string;
   object: string;
-  /** What the used object is doing meanwhile, e.g. "being cooked on". */
+  /**
+   * What the used object is doing meanwhile, e.g. "being cooked on", as the model wrote it;
+   * world/objectState.ts makes it a state ("in use" when it is not one).
+   */
   objectState: string;
 }
 
@@ -52,7 +55,8 @@ export function actionPrompt(
         'place the task names or needs). Then give one emoji for the task, the task as a ' +
         `(resident, predicate, object) event — predicate at most ${PREDICATE_WORDS} words, ` +
         `object at most ${OBJECT_WORDS} words — and the state of the object they use while ` +
-        `they use it, at most ${STATE_WORDS} words.`,
+        'they use it: a state of the object, not what the resident does, such as "in use", ' +
+        `"being cleaned" or "being used for making tea", at most ${STATE_WORDS} words.`,
     ),
     examples: EXAMPLE_RESIDENTS.map(({ who: w, action: a }) => ({
       question: opening(w, a.now, a.currentPlace, a.task) + bullets(a.locations),

@@ -206,7 +206,7 @@ const ROSA: ExampleResident = {
     tasks: [
       { task: 'put on the bee suit', minutes: 10 },
       { task: 'light the smoker', minutes: 10 },
-      { task: 'open the first hive and look at the frames', minutes: 45 },
+      { task: 'open the first hive and check the frames', minutes: 45 },
       { task: 'open the second hive', minutes: 45 },
       { task: 'write down how much honey there is', minutes: 20 },
       { task: 'clean the tools', minutes: 20 },
@@ -267,6 +267,20 @@ const PARK_SPEAKERS: Record<
       'Sam Lee plays the guitar in a band.',
     ],
   },
+};
+
+/**
+ * The park chat as converse.summary's worked example: both names, the lines, and its topic as a
+ * phrase that completes "conversing about …" (not a line of the chat).
+ */
+export const EXAMPLE_CHAT_TOPIC: {
+  names: readonly [string, string];
+  transcript: readonly string[];
+  topic: string;
+} = {
+  names: ['Sam Lee', 'Rosa Diaz'],
+  transcript: PARK_CHAT,
+  topic: "Rosa's bees and the band playing at the pub",
 };
 
 /** The example chat's lines in the order they were said, each as its speaker's turn. */

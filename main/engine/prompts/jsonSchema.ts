@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import type { JsonSchema } from '../../models/types';
 import type { TokenProfile } from './tokenProfile';
+import { fitWords } from './wordLimit';
 
 /** A JSON schema and the zod validator that accepts exactly the same values. */
 export interface Shape<T> {
@@ -33,11 +34,21 @@ export function text(min: number, max: number): Shape<string> {
 export const CHARS_PER_WORD = 7;
 
 /**
- * A string of at most `maxWords` words (as characters: see {@link CHARS_PER_WORD}). The prompt
- * must state the limit in words ("at most 12 words"): a small model cannot see the grammar.
+ * A string of at most `maxWords` words. The grammar caps it at `maxWords` ×
+ * {@link CHARS_PER_WORD} characters; the validator then keeps it within `maxWords` whole words
+ * ({@link fitWords}: a word the cap cut is dropped, never shown). The prompt must state the
+ * limit in words ("at most 12 words"): a small model cannot see the grammar.
  */
 export function words(maxWords: number, minChars = 1): Shape<string> {
-  return text(minChars, maxWords * CHARS_PER_WORD);
+  const maxChars = maxWords * CHARS_PER_WORD;
+  return {
+    json: { type: 'string', minLength: minChars, maxLength: maxChars },
+    zod: z
+      .string()
+      .min(minChars)
+      .max(maxChars)
+      .transform((s) => fitWords(s, maxWords, maxChars)),
+  };
 }
 
 /** One of a non-empty list of strings. */

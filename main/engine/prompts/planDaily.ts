@@ -86,5 +86,7 @@ function uniqueBy(items: readonly string[], key: (item: string) => string): stri
 function isActivity(item: string): boolean {
   const tokens = item.split(/\s+/);
   const plain = tokens.filter((t) => /^[a-z]+[,.;:!?]?$/i.test(t)).length;
-  return /^[a-z]/i.test(item) && tokens.length >= 2 && plain * 3 >= tokens.length * 2;
+  // Three clock times are a list of them, however many words (cut to the word limit) are left.
+  const clocks = tokens.filter((t) => /^\d{1,2}(:\d{2})?(am|pm)[,.;:]?$/i.test(t)).length;
+  return /^[a-z]/i.test(item) && tokens.length >= 2 && plain * 3 >= tokens.length * 2 && clocks < 3;
 }

@@ -111,6 +111,19 @@ describe('perceive', () => {
       ]);
     });
 
+    it('writes a state that comes with its own "is" once: "stove is burning"', () => {
+      const town = TileWorld.fromScenario(buildTestTown());
+      town.setObjectState('Town:cafe:kitchen:stove', 'is burning');
+      const seen = perceive({
+        world: town,
+        tile: cook,
+        params,
+        agentEvents: [],
+        recentObservations: [],
+      });
+      expect(seen.map((e) => [e.object, e.description])).toEqual([['burning', 'stove is burning']]);
+    });
+
     it('sees across arenas when sameArenaOnly is off', () => {
       const town = TileWorld.fromScenario(buildTestTown());
       const seen = perceive({

@@ -10,6 +10,7 @@
  *   4. those matching one of the agent's last `retention` observations dropped (so a skipped
  *      duplicate does not free an attention slot).
  */
+import { withoutIs } from '../prompts/verbPhrase';
 import type { TileWorld } from './TileWorld';
 import { euclidean, type Tile } from './tile';
 import { inRect, visionSquare } from './vision';
@@ -108,7 +109,8 @@ export function perceive(input: PerceptionInput): PerceivedEvent[] {
       if (sameArena && world.arenaKey(at) !== ownArena) continue;
       const address = world.addressAt(at, 'object');
       if (address === null) continue;
-      const state = world.objectState(address) ?? 'idle';
+      // A state typed with its own "is" ("is burning") is written once: "stove is burning".
+      const state = withoutIs(world.objectState(address) ?? 'idle') || 'idle';
       const name = world.objectNameAt(world.indexOf(at)) ?? address;
       offer({
         subject: address,
