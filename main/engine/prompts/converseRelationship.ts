@@ -6,9 +6,10 @@
  * place: that per-line call is one of the costs social memory saves.
  */
 import { ranked } from './budget';
-import { agentSystem, type IdentityView } from './identity';
+import { EXAMPLE_RELATIONSHIPS } from './examples';
+import { exampleSystem, residentBrief, type IdentityView } from './identity';
 import { object, words } from './jsonSchema';
-import { buildSpec, type PromptSpec } from './PromptSpec';
+import { buildSpec, bullets, type PromptSpec } from './PromptSpec';
 
 /** Longest relationship summary, in words. */
 const RELATIONSHIP_WORDS = 25;
@@ -22,18 +23,28 @@ export function converseRelationshipPrompt(
 ): PromptSpec<{ relationship: string }> {
   return buildSpec({
     fn: 'converse.relationship',
-    stable: agentSystem(
-      who,
-      'From what you remember, say in one sentence (at most ' +
-        `${RELATIONSHIP_WORDS} words) what you know and feel about one person and how you ` +
-        'stand with them.',
+    // Instructions and worked examples first, shared by every resident (and so by the KV
+    // cache); without an example SmolLM2 answered with a word ("french") or the memories'
+    // field names ("person: Agnes Whitlow. reconnection: 2022-04-23…").
+    stable: exampleSystem(
+      'From what the resident remembers, say in one sentence of at most ' +
+        `${RELATIONSHIP_WORDS} words, in the first person, what they know and feel about one ` +
+        'person and how they stand with them.',
     ),
+    examples: EXAMPLE_RELATIONSHIPS.map((e) => ({
+      question: opening(e.who, e.partnerName) + bullets(e.memories),
+      answer: { relationship: e.relationship },
+    })),
     volatile: [
-      `Person: ${input.partnerName}.\nWhat you remember:\n`,
+      opening(who, input.partnerName),
       input.memories.length
         ? ranked('memories', input.memories, { priority: 1 })
         : '(nothing yet: you hardly know them)',
     ],
     shape,
   });
+}
+
+function opening(who: IdentityView, partnerName: string): string {
+  return `${residentBrief(who)}\nPerson: ${partnerName}.\nWhat you remember of them:\n`;
 }

@@ -270,6 +270,35 @@ const PARK_SPEAKERS: Record<
 };
 
 /**
+ * converse.relationship's worked examples: each park speaker sums up how they stand with the
+ * other from what they remember of them, in one sentence of the first person.
+ */
+export const EXAMPLE_RELATIONSHIPS: readonly {
+  who: IdentityView;
+  partnerName: string;
+  memories: readonly string[];
+  relationship: string;
+}[] = [
+  {
+    who: SAM.who,
+    partnerName: ROSA.who.name,
+    memories: [
+      'Rosa Diaz keeps bees in her garden.',
+      'Rosa Diaz gave Sam Lee a jar of honey last week.',
+    ],
+    relationship:
+      'Rosa Diaz is my kind neighbour who keeps bees; I like her and thank her for the honey.',
+  },
+  {
+    who: ROSA.who,
+    partnerName: SAM.who.name,
+    memories: ['Sam Lee plays the guitar in a band.', 'Sam Lee carried the honey jars for Rosa.'],
+    relationship:
+      'Sam Lee is a friendly young musician who helped me carry honey; I am fond of him.',
+  },
+];
+
+/**
  * The park chat as converse.summary's worked example: both names, the lines, and its topic as a
  * phrase that completes "conversing about …" (not a line of the chat).
  */
