@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -626,11 +626,85 @@ describe('RunService (scripted model)', () => {
     );
     const second = setup({ dataDir: first.dataDir, pid: process.pid + 1 });
     expect((await second.call('runs.list', {}))[0]).toMatchObject({ id, status: 'stored' });
-    const message = `run "${id}" is live in another process (pid ${process.ppid})`;
-    await expect(second.call('runs.open', { runId: id })).rejects.toMatchObject({
-      message: `${message}; close it there first`,
-    });
+    const message =
+      `run "${id}" is live in another process (pid ${process.ppid}); close it there first — ` +
+      `or, if that process is stuck, end it (kill ${process.ppid}) and try again`;
+    await expect(second.call('runs.open', { runId: id })).rejects.toMatchObject({ message });
     await expect(second.call('runs.delete', { runId: id })).rejects.toMatchObject({ message });
+  });
+
+  it('one process continues a run: a second is refused by the pid while it holds the run, and opens it after', async () => {
+    const first = setup();
+    const { id } = await first.call('runs.create', createInput());
+    await first.call('runs.step', { runId: id, steps: 2 });
+    await first.call('runs.close', { runId: id });
+    await first.call('runs.open', { runId: id });
+    const lock = path.join(first.dataDir, 'runs', id, LOCK_FILE);
+    expect(JSON.parse(readFileSync(lock, 'utf8')).pid).toBe(process.pid);
+    // Another simulation process (a second studio on the same data folder) is turned away.
+    const second = setup({ dataDir: first.dataDir, pid: process.pid + 1 });
+    await expect(second.call('runs.open', { runId: id })).rejects.toMatchObject({
+      code: 'rejected',
+      message: expect.stringContaining(`is live in another process (pid ${process.pid})`),
+    });
+    await first.call('runs.close', { runId: id });
+    expect((await second.call('runs.open', { runId: id })).frame.step).toBe(2);
+    expect(JSON.parse(readFileSync(lock, 'utf8')).pid).toBe(process.pid + 1);
+  });
+
+  it('refuses to open a damaged run, naming the file, step and field, and changes nothing', async () => {
+    const first = setup({ snapshotEverySteps: 5 });
+    const { id } = await first.call('runs.create', createInput());
+    await first.call('runs.step', { runId: id, steps: 7 });
+    const dir = path.join(first.dataDir, 'runs', id);
+    // The process died with the run live, and the snapshot it resumes from is damaged.
+    const deadLock = JSON.stringify({ pid: 2 ** 22 + 12345 });
+    writeFileSync(path.join(dir, LOCK_FILE), deadLock);
+    const f32 = path.join(dir, 'snapshots/000005/ada.f32');
+    const bytes = readFileSync(f32);
+    bytes.writeFloatLE(Number.NaN, 0);
+    writeFileSync(f32, bytes);
+    const log = readFileSync(path.join(dir, 'events.ndjson'));
+    const second = setup({ dataDir: first.dataDir, pid: process.pid + 1 });
+    await expect(second.call('runs.open', { runId: id })).rejects.toMatchObject({
+      code: 'rejected',
+      message: expect.stringContaining(
+        `${f32} (snapshot after step 5): embeddings row 0 (memory m1), number 0: NaN`,
+      ),
+    });
+    expect(readFileSync(path.join(dir, 'events.ndjson')).equals(log)).toBe(true);
+    expect(readFileSync(path.join(dir, LOCK_FILE), 'utf8')).toBe(deadLock);
+    expect((await second.call('runs.list', {}))[0]).toMatchObject({ id, status: 'crashed' });
+  });
+
+  it('refuses to start a town nobody can stand in, naming it, and leaves no run folder', async () => {
+    const { call, dataDir } = setup();
+    const scenario = buildTestScenario();
+    scenario.map.collision = scenario.map.collision.map(() => 1);
+    await expect(call('runs.create', createInput({ scenario }))).rejects.toMatchObject({
+      code: 'rejected',
+      message: expect.stringMatching(
+        /^the run could not start: map\.zones\.arena: the town has no walkable zones/,
+      ),
+    });
+    expect(readdirSync(path.join(dataDir, 'runs'))).toEqual([]);
+    expect((await call('runs.create', createInput())).status).toBe('paused');
+  });
+
+  it('closing a resumed run before it re-ran every logged step keeps them in the log', async () => {
+    const first = setup({ snapshotEverySteps: 5 });
+    const { id } = await first.call('runs.create', createInput());
+    await first.call('runs.step', { runId: id, steps: 9 });
+    const dir = path.join(first.dataDir, 'runs', id);
+    writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ pid: 2 ** 22 + 12345 }));
+    const second = setup({ dataDir: first.dataDir, pid: process.pid + 1 });
+    expect((await second.call('runs.open', { runId: id })).frame.step).toBe(5);
+    await second.call('runs.step', { runId: id, steps: 1 });
+    await second.call('runs.close', { runId: id });
+    const steps = await second.call('runs.events', { runId: id, fromStep: 0, types: ['step'] });
+    expect(steps.map((e) => e.step)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(readdirSync(dir).filter((f) => f.startsWith('events.tail-'))).toHaveLength(1);
+    expect((await second.call('runs.list', {}))[0]).toMatchObject({ steps: 9, status: 'stored' });
   });
 
   it('names what is wrong: unknown run, run not live, bad scenario, missing model', async () => {

@@ -44,12 +44,15 @@ import { RateMeter } from './RateMeter';
 import { describeFailure, failureLine } from './runFailure';
 import {
   STUDIO_RUN_FILE,
+  acquireLock,
   heldByAnotherProcess,
   claimRunDir,
   readLock,
   readStudioRun,
   removeLock,
+  restoreLock,
   runDirOf,
+  RunLockedError,
   writeLock,
   writeStudioRun,
   type StudioRun,
@@ -319,11 +322,12 @@ export class RunService {
     if (this.live?.runId === input.runId) {
       return { summary: this.summaryOf(input.runId), frame: liveFrame(this.live.sim, input.runId) };
     }
+    // Refused before any model loads; the lock itself is taken just before the resume.
     const lock = readLock(dir);
     if (lock && heldByAnotherProcess(lock, this.pid)) {
       throw new ApiError({
         code: 'rejected',
-        message: `run "${input.runId}" is live in another process (pid ${lock.pid}); close it there first`,
+        message: new RunLockedError(dir, lock.pid, `run "${input.runId}"`).message,
       });
     }
     await this.unloadLive();
@@ -343,10 +347,20 @@ export class RunService {
       throw this.refused(input.runId, failure, error, this.statusOf(input.runId, dir));
     }
     let sim: Simulation;
+    // Only one process continues a run: another that took it meanwhile (the CLI, a second
+    // studio) is named, and a lock whose process is gone is taken over.
+    let staleLock: string;
+    try {
+      staleLock = acquireLock(dir, this.pid, `run "${input.runId}"`);
+    } catch (error) {
+      throw new ApiError({ code: 'rejected', message: (error as Error).message });
+    }
     try {
       // From the last snapshot; logged steps after it are re-run from their recorded outputs.
+      // A damaged run is refused before anything is written, naming the file, step and field.
       sim = Simulation.resume(dir, deps.sim);
     } catch (error) {
+      restoreLock(dir, staleLock);
       this.emitStatus(input.runId, this.statusOf(input.runId, dir), last, (error as Error).message);
       throw new ApiError({
         code: 'rejected',
@@ -365,7 +379,6 @@ export class RunService {
     ) {
       writeStudioRun(dir, opened);
     }
-    writeLock(dir, this.pid);
     this.makeLive(input.runId, dir, opened, sim, deps);
     return { summary: this.summaryOf(input.runId), frame: liveFrame(sim, input.runId) };
   }
@@ -453,7 +466,7 @@ export class RunService {
     if (lock && heldByAnotherProcess(lock, this.pid)) {
       throw new ApiError({
         code: 'rejected',
-        message: `run "${runId}" is live in another process (pid ${lock.pid})`,
+        message: new RunLockedError(dir, lock.pid, `run "${runId}"`).message,
       });
     }
     // studio-run.json goes first, so a delete cut short leaves no half run in the list.
@@ -515,7 +528,8 @@ export class RunService {
     await this.stopLoop(live);
     await this.mutex.run(() => {
       if (this.live !== live) return;
-      live.sim.checkpoint();
+      // A snapshot of this step; steps a resume has not re-run yet stay in the log (close()).
+      live.sim.close();
       removeLock(live.dir);
       this.live = null;
     });

@@ -9,6 +9,7 @@ import { createLlamaLanguageModel } from '../../models/llama/llama-language-mode
 import { OpenAiCompatibleModel } from '../../models/openai/openai-compatible';
 import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
 import type { Embedder, LanguageModel } from '../../models/types';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import {
   ABLATIONS,
@@ -19,8 +20,12 @@ import {
   type CostLayer,
   type RunConditions,
 } from '../../../common/runs/conditions';
+import { checkRunnable } from '../../../common/scenario/runnable';
+import { attributeIssues, ScenarioFilesError } from '../../../common/scenario/split';
+import type { Scenario } from '../../../common/scenario/schema';
 import { FilePolicyStore } from '../../engine/agent/policyStore';
 import { readRunInfo, Simulation } from '../../engine/sim/Simulation';
+import { acquireLock, releaseLock, restoreLock } from '../../runs/runFolder';
 import { parseCommandArgs } from '../args';
 import { EXIT_OK, UsageError, type CliCommand, type CliIO } from '../command';
 import { printWarnings, reportFailure } from '../report';
@@ -35,7 +40,10 @@ Runs the scenario for N game hours (default 1; fractions allowed, e.g. 0.25; con
 with the scenario's secondsPerStep) and writes the run directory: events.ndjson (every step and
 model call) and snapshots/. --resume continues a run from its last snapshot; --fork starts a new
 run from a snapshot of another; --replay re-executes a recorded run from its log without a
-language model.
+language model. Only one process continues a run: --resume takes the run's live.lock and is
+refused while another living process (the studio, another simulacra) holds it.
+Re-running the logged steps after the snapshot is exact; steps past the end of the log are new,
+and on llama.cpp may differ from an uninterrupted run (the model's cache state differs).
 Model: --model <file.gguf>, or an OpenAI-compatible server with --model-url <base url>
 --model-name <name> [--api-key <key>].
 Options: --steps N (instead of --hours), --threads N (inference threads, default 1),
@@ -341,7 +349,27 @@ export const runCommand: CliCommand = {
     let model: LanguageModel | null = null;
     let embedder: Embedder | null = null;
     const started = Date.now();
+    /** The resumed run's folder and the stale lock taken over ('' for none), while held. */
+    let lock: { dir: string; stale: string; resumed: boolean } | null = null;
     try {
+      // Refusals that need no model come first: a run live in another process, a town that
+      // cannot run. (A damaged run is refused by the resume, before it writes anything.)
+      let scenario: Scenario | null = null;
+      if (mode === 'resume') {
+        const dir = values.resume!;
+        if (!existsSync(path.join(dir, 'run.json'))) {
+          throw new Error(`${dir}: no run here (expected a run folder holding run.json)`);
+        }
+        lock = { dir, stale: acquireLock(dir, process.pid), resumed: false };
+      } else if (mode === 'new') {
+        const loaded = await loadScenarioSource(positionals[0]);
+        printWarnings(loaded.warnings, io);
+        const blockers = checkRunnable(loaded.scenario);
+        if (blockers.length > 0) {
+          throw new ScenarioFilesError(attributeIssues(blockers), positionals[0]);
+        }
+        scenario = loaded.scenario;
+      }
       embedder = await createTransformersEmbedder({ modelFolder: embedFolder, threads });
       if (mode === 'replay') {
         const sim = await Simulation.replay(values.replay!, values.out!, embedder);
@@ -368,6 +396,7 @@ export const runCommand: CliCommand = {
       let sim: Simulation;
       if (mode === 'resume') {
         sim = Simulation.resume(values.resume!, deps);
+        lock!.resumed = true;
         io.err(`resumed ${values.resume} at step ${sim.step}`);
       } else if (mode === 'fork') {
         const parent = readRunInfo(values.fork!).conditions;
@@ -376,11 +405,9 @@ export const runCommand: CliCommand = {
         });
         io.err(`forked ${values.fork} at step ${at} into ${values.out}`);
       } else {
-        const { scenario, warnings } = await loadScenarioSource(positionals[0]);
-        printWarnings(warnings, io);
-        sim = await Simulation.create(scenario, values.out!, deps, {
+        sim = await Simulation.create(scenario!, values.out!, deps, {
           ...(snapshotEvery ? { snapshotEverySteps: snapshotEvery } : {}),
-          conditions: parseConditions(conditionFlagValues, scenario.settings.costLayer),
+          conditions: parseConditions(conditionFlagValues, scenario!.settings.costLayer),
         });
       }
       const secondsPerStep = sim.scenario.settings.secondsPerStep;
@@ -407,7 +434,8 @@ export const runCommand: CliCommand = {
       } finally {
         process.off('SIGINT', onSignal);
       }
-      sim.checkpoint();
+      // A snapshot of the last step; steps of the log a resume did not re-run stay in the log.
+      sim.close();
 
       const totals = ledger.totals;
       io.out(`run: ${sim.runDir} (${sim.scenario.name})`);
@@ -434,6 +462,12 @@ export const runCommand: CliCommand = {
     } finally {
       await model?.dispose();
       await embedder?.dispose();
+      // A resume that never started puts back the stale lock it took over (the run still shows
+      // as crashed in the studio); one that ran leaves the run unlocked.
+      if (lock) {
+        if (lock.resumed) releaseLock(lock.dir, process.pid);
+        else restoreLock(lock.dir, lock.stale);
+      }
     }
   },
 };

@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { RunDamagedError } from './runFiles';
 import { DiskFullError, isDiskFull, nodeDisk, truncateTornTail, type RunDisk } from './runDisk';
 
 /** Any event line; `type` says which, `step` is the step it belongs to (-1: run setup). */
@@ -14,6 +15,19 @@ export interface LogEvent {
   step: number;
   [field: string]: unknown;
 }
+
+/** One complete line of a log: its text as written (without the newline) and its event. */
+export interface LogLine {
+  text: string;
+  event: LogEvent;
+  /** 1-based line number in the file. */
+  line: number;
+}
+
+/** What to do about a damaged log: nothing was changed, so the run can be mended or forked. */
+export const LOG_REMEDY =
+  'Nothing was changed. Restore the file from a backup (or an exported run), or start a new ' +
+  'run from one of its snapshots with Fork (simulacra run --fork)';
 
 /** Appends events to one NDJSON file. */
 export class EventLog {
@@ -31,9 +45,14 @@ export class EventLog {
    * error: the run must stop, and the log stays a clean prefix of it.
    */
   append(event: LogEvent): void {
+    this.appendText(JSON.stringify(event));
+  }
+
+  /** Appends one line given as text (a line read from a log, kept as it was written). */
+  appendText(line: string): void {
     if (this.failure) throw this.failure;
     try {
-      this.disk.append(this.file, `${JSON.stringify(event)}\n`);
+      this.disk.append(this.file, `${line}\n`);
     } catch (error) {
       truncateTornTail(this.file);
       this.failure = isDiskFull(error)
@@ -50,20 +69,81 @@ export class EventLog {
    */
   static read(file: string): { events: LogEvent[]; torn: boolean } {
     if (!existsSync(file)) return { events: [], torn: false };
-    const text = readFileSync(file, 'utf8');
-    const lines = text.split('\n');
-    const last = lines.pop() ?? '';
-    const events: LogEvent[] = [];
-    let torn = last !== '';
-    lines.forEach((line, i) => {
+    const { lines, torn } = EventLog.readLines(file);
+    return { events: lines.map((l) => l.event), torn: torn !== '' };
+  }
+
+  /**
+   * Every complete line of a log with its text, strictly: the file must exist, and every line
+   * must be a JSON object with a string `type` and an integer `step` (-1 or more) — but the
+   * last when it lacks its newline (a write cut short by a crash), which comes back as `torn`
+   * ('' when there is none). Anything else is a {@link RunDamagedError} naming the file, the
+   * line, its step and the field.
+   */
+  static readLines(file: string): { lines: LogLine[]; torn: string } {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+      throw new RunDamagedError(
+        file,
+        {},
+        '',
+        missing
+          ? "missing: the run's event log is gone, so its steps cannot be continued or replayed"
+          : `cannot be read (${(error as Error).message})`,
+        LOG_REMEDY,
+        { cause: error },
+      );
+    }
+    const texts = text.split('\n');
+    const torn = texts.pop() ?? '';
+    const lines: LogLine[] = [];
+    let lastStep: number | undefined;
+    texts.forEach((line, i) => {
+      const where = (step: number | undefined) => ({ line: i + 1, step });
+      let event: unknown;
       try {
-        events.push(JSON.parse(line) as LogEvent);
+        event = JSON.parse(line);
       } catch (error) {
-        if (i === lines.length - 1 && !text.endsWith('\n')) torn = true;
-        else throw new Error(`${file}: line ${i + 1} is not JSON`, { cause: error });
+        // The step the line was for, when its start survived; else the one before it.
+        const stated = /"step":(-?\d+)/.exec(line);
+        throw new RunDamagedError(
+          file,
+          where(stated ? Number(stated[1]) : lastStep),
+          '',
+          `not a complete JSON line (${(error as Error).message}): ${JSON.stringify(line.slice(0, 60))}`,
+          LOG_REMEDY,
+          { cause: error },
+        );
       }
+      if (event === null || typeof event !== 'object' || Array.isArray(event)) {
+        throw new RunDamagedError(file, where(lastStep), '', 'expected a JSON object', LOG_REMEDY);
+      }
+      const { type, step } = event as Record<string, unknown>;
+      if (typeof type !== 'string') {
+        throw new RunDamagedError(
+          file,
+          where(Number.isInteger(step) ? (step as number) : lastStep),
+          'type',
+          `expected a string, got ${JSON.stringify(type) ?? 'nothing'}`,
+          LOG_REMEDY,
+        );
+      }
+      if (!Number.isInteger(step) || (step as number) < -1) {
+        throw new RunDamagedError(
+          file,
+          where(lastStep),
+          'step',
+          `expected an integer step of -1 or more, got ${JSON.stringify(step) ?? 'nothing'}`,
+          LOG_REMEDY,
+        );
+      }
+      lastStep = step as number;
+      lines.push({ text: line, event: event as LogEvent, line: i + 1 });
     });
-    return { events, torn };
+    return { lines, torn };
   }
 
   /**
@@ -93,9 +173,21 @@ export class EventLog {
 
   /** Rewrites the log keeping only `events` (written to a temporary file, then renamed). */
   static rewrite(file: string, events: readonly LogEvent[], disk: RunDisk = nodeDisk): void {
+    EventLog.rewriteLines(
+      file,
+      events.map((e) => JSON.stringify(e)),
+      disk,
+    );
+  }
+
+  /**
+   * Rewrites the log as `lines` (texts without their newlines, kept byte for byte), written to
+   * a temporary file and then renamed into place, so a crash leaves the old log or the new one.
+   */
+  static rewriteLines(file: string, lines: readonly string[], disk: RunDisk = nodeDisk): void {
     const tmp = `${file}.tmp`;
     try {
-      disk.write(tmp, events.map((e) => `${JSON.stringify(e)}\n`).join(''));
+      disk.write(tmp, lines.map((l) => `${l}\n`).join(''));
     } catch (error) {
       rmSync(tmp, { force: true }); // the log itself is untouched
       throw isDiskFull(error) ? new DiskFullError(path.dirname(file), file, error) : error;

@@ -27,8 +27,10 @@
  * model outputs, whatever order concurrent calls finish in. Agent order is persona order, then
  * residents who joined, in order of arrival.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { ScenarioError } from '../../../common/scenario/errors';
+import { checkRunnable } from '../../../common/scenario/runnable';
 import { seedClauses } from '../../../common/scenario/seed';
 import type { Scenario } from '../../../common/scenario/schema';
 import { ReplayModel, type ReplayRecord } from '../../models/replay';
@@ -48,14 +50,14 @@ import type { TokenProfile } from '../prompts/tokenProfile';
 import { TileWorld } from '../world/TileWorld';
 import type { Tile } from '../world/tile';
 import {
-  listCheckpoints,
+  checkpointStateFile,
   readCheckpoint,
   writeCheckpoint,
   type Checkpoint,
   type SimSnapshot,
 } from './checkpoint';
 import { Clock } from './Clock';
-import { EventLog, type LogEvent } from './EventLog';
+import { EventLog, type LogEvent, type LogLine } from './EventLog';
 import type { RunDisk } from './runDisk';
 import { agentFrame, changedLooks, lookOf, spriteOf, type AgentLook } from './frames';
 import { runGroupStep, type GroupPart } from './groupStep';
@@ -70,7 +72,15 @@ import {
 import { applyIntervention, type InterventionArgs, type InterventionName } from './interventions';
 import { RecordingModel, type LoggedCall } from './RecordingModel';
 import { Rng } from './rng';
-import { CHECKPOINT_LINE, conversationsInLog, LOG_FILE, RUN_FILE, SCENARIO_FILE } from './runFiles';
+import { checkResumable, keepTail, readCheckedScenario } from './runCheck';
+import {
+  CHECKPOINT_LINE,
+  conversationsInLog,
+  LOG_FILE,
+  RUN_FILE,
+  RunDamagedError,
+  SCENARIO_FILE,
+} from './runFiles';
 import { isRecordedCall, readRunInfo, saidIn, scriptOf, spawnTile } from './runScript';
 import { Reach, readyGroups } from './scheduler';
 import type { AppliedNow, InterventionOutcome, QueuedIntervention, StepRecord } from './stepRecord';
@@ -99,6 +109,21 @@ export interface SimulationDeps {
    * starts from the policies stored for its personas and adds the ones it learns.
    */
   policyStore?: PolicyStore;
+}
+
+/**
+ * What a resume dropped from the log (the steps after its snapshot, re-run from their recorded
+ * outputs) while the run may still stop before re-running them all (see {@link Simulation.close}).
+ */
+interface ResumeTail {
+  lines: LogLine[];
+  /** One more than the last step the tail has a record of. */
+  recordedEnd: number;
+  /**
+   * The run left the recorded path: the user changed something, or a call of a recorded step
+   * was not answered from the log. The rest of the tail is then no continuation of this run.
+   */
+  diverged: boolean;
 }
 
 /** The run's copy of the lifestyle policies it started with (replay starts from it). */
@@ -147,6 +172,10 @@ export class Simulation {
   scheduling: Scheduling = 'out-of-order';
   /** Conversations so far, oldest first; read from the log on first use. */
   private chatHistory: Conversation[] | null = null;
+  /** The log lines a resume is re-running, until the run passes them or closes. */
+  private tail: ResumeTail | null = null;
+  /** Set by {@link close}: the run takes no more steps or changes. */
+  private closed = false;
 
   private constructor(
     readonly runDir: string,
@@ -205,6 +234,9 @@ export class Simulation {
     } = {},
   ): Promise<Simulation> {
     if (existsSync(path.join(runDir, RUN_FILE))) throw new Error(`${runDir} already holds a run`);
+    // A town with nobody in it, or nowhere to stand, is refused before anything is written.
+    const blockers = checkRunnable(scenario);
+    if (blockers.length > 0) throw new ScenarioError(blockers);
     // A context too small for the town's prompts is refused here, before anything is written.
     const tokenProfile = options.tokenProfile ?? measureTownProfile(scenario, deps.model.tokenizer);
     assertTownFits(scenario, tokenProfile);
@@ -220,12 +252,45 @@ export class Simulation {
           ]),
         )
       : null;
+    const madeDir = !existsSync(runDir);
     mkdirSync(runDir, { recursive: true });
+    try {
+      return await Simulation.start(scenario, runDir, deps, {
+        snapshotEverySteps: options.snapshotEverySteps ?? DEFAULT_SNAPSHOT_EVERY_STEPS,
+        conditions,
+        tokenProfile,
+        initialPolicies,
+      });
+    } catch (error) {
+      // A run that fails at its start leaves nothing behind that would block the next one.
+      if (madeDir) rmSync(runDir, { recursive: true, force: true });
+      else {
+        for (const file of [RUN_FILE, SCENARIO_FILE, POLICIES_FILE, LOG_FILE, 'snapshots']) {
+          rmSync(path.join(runDir, file), { recursive: true, force: true });
+        }
+      }
+      throw error;
+    }
+  }
+
+  /** The writing half of {@link create}: files, agents, seed memories, the step-0 checkpoint. */
+  private static async start(
+    scenario: Scenario,
+    runDir: string,
+    deps: SimulationDeps,
+    options: {
+      snapshotEverySteps: number;
+      conditions: RunConditions;
+      tokenProfile: TokenProfile;
+      initialPolicies: Record<string, LifestylePolicy[]> | null;
+    },
+  ): Promise<Simulation> {
+    const { initialPolicies } = options;
     const info: RunInfo = {
       version: 1,
-      snapshotEverySteps: options.snapshotEverySteps ?? DEFAULT_SNAPSHOT_EVERY_STEPS,
-      conditions,
-      tokenProfile,
+      snapshotEverySteps: options.snapshotEverySteps,
+      conditions: options.conditions,
+      tokenProfile: options.tokenProfile,
     };
     writeFileSync(path.join(runDir, SCENARIO_FILE), JSON.stringify(scenario));
     writeFileSync(path.join(runDir, RUN_FILE), JSON.stringify(info));
@@ -265,31 +330,47 @@ export class Simulation {
   }
 
   /**
-   * Continues a run after a crash: loads its last checkpoint, drops log lines written after it
-   * for later steps (and a torn last line), and re-runs those steps from the logged model
-   * outputs and interventions until they run out, so the continued run matches the one that
-   * crashed. The checkpoint's `checkpoint` log line tells what the snapshot already holds:
-   * changes applied between steps before it are kept, those after it are applied again.
+   * Continues a run after a crash: loads its last checkpoint and re-runs the steps the log holds
+   * after it from the logged model outputs and interventions until they run out, so the
+   * continued run matches the one that crashed. The checkpoint's `checkpoint` log line tells
+   * what the snapshot already holds: changes applied between steps before it are kept, those
+   * after it are applied again.
+   *
+   * Everything is read and checked first — run.json, scenario.json, the snapshot and its
+   * embeddings (against the map and `deps.embedder`), every log line (runCheck.ts) — so a
+   * damaged run is refused with an error naming the file, step and field, and left as it was.
+   * Only then are the log lines of the steps to re-run (and a line torn by the crash) moved out
+   * of the log into `events.tail-<time>.ndjson` beside it, which is never deleted. A run that
+   * stops before re-running them all puts the rest back in the log when closed ({@link close}).
+   *
+   * Re-running the log is exact. Steps past its end are new: on llama.cpp they may differ from
+   * what an uninterrupted run would have made, as the model's cache state differs.
    */
   static resume(runDir: string, deps: SimulationDeps): Simulation {
-    const steps = listCheckpoints(runDir);
-    if (steps.length === 0) throw new Error(`${runDir} has no checkpoint to resume from`);
-    const last = steps[steps.length - 1];
-    const logFile = path.join(runDir, LOG_FILE);
-    const { events } = EventLog.read(logFile);
-    const marker = events.findLastIndex((e) => e.type === CHECKPOINT_LINE && e.step === last);
-    // Logs without markers (older runs): everything of a step ≥ the checkpoint's is later.
-    const after = marker >= 0 ? events.slice(marker + 1) : events;
-    const kept = [
-      ...(marker >= 0 ? events.slice(0, marker + 1) : []),
-      ...after.filter((e) => e.step < last),
-    ];
-    const later = after.filter((e) => e.step >= last);
-    EventLog.rewrite(logFile, kept);
-    return Simulation.load(runDir, readCheckpoint(runDir, last), deps, {
+    const run = checkResumable(runDir, deps.embedder.dimensions);
+    const later = run.tail.map((l) => l.event);
+    const sim = Simulation.load(runDir, run.scenario, run.info, run.checkpoint, deps, {
       prefill: later.filter(isRecordedCall) as unknown as ReplayRecord[],
       script: scriptOf(later),
     });
+    // Nothing was written so far. The tail is kept whole before the log is cut.
+    const file = keepTail(runDir, run.tail, run.torn, deps.disk);
+    if (file !== null || run.markerAdded) {
+      EventLog.rewriteLines(
+        path.join(runDir, LOG_FILE),
+        run.kept.map((l) => l.text),
+        deps.disk,
+      );
+    }
+    if (run.tail.length > 0) {
+      const records = run.tail.filter((l) => l.event.type === 'step').map((l) => l.event.step);
+      sim.tail = {
+        lines: run.tail,
+        recordedEnd: records.length > 0 ? Math.max(...records) + 1 : sim.stepIndex,
+        diverged: false,
+      };
+    }
+    return sim;
   }
 
   /**
@@ -307,10 +388,13 @@ export class Simulation {
   ): Simulation {
     if (existsSync(path.join(newRunDir, RUN_FILE)))
       throw new Error(`${newRunDir} already holds a run`);
-    const checkpoint = readCheckpoint(fromRunDir, step);
+    // Read and checked before anything is written.
     const parentInfo = readRunInfo(fromRunDir);
-    mkdirSync(newRunDir, { recursive: true });
-    copyFileSync(path.join(fromRunDir, SCENARIO_FILE), path.join(newRunDir, SCENARIO_FILE));
+    const scenario = readCheckedScenario(fromRunDir);
+    const checkpoint = readCheckpoint(fromRunDir, step, {
+      dims: deps.embedder.dimensions,
+      map: scenario.map,
+    });
     const info: RunInfo = {
       version: 1,
       snapshotEverySteps: parentInfo.snapshotEverySteps,
@@ -320,14 +404,32 @@ export class Simulation {
       ...(parentInfo.tokenProfile ? { tokenProfile: parentInfo.tokenProfile } : {}),
       parent: { runDir: path.resolve(fromRunDir), step },
     };
-    writeFileSync(path.join(newRunDir, RUN_FILE), JSON.stringify(info));
-    writeCheckpoint(newRunDir, checkpoint);
-    new EventLog(path.join(newRunDir, LOG_FILE)).append({
-      type: 'fork',
-      step: step - 1,
-      parent: info.parent,
+    const sim = Simulation.load(newRunDir, scenario, info, checkpoint, deps, {
+      prefill: [],
+      script: new Map(),
     });
-    return Simulation.load(newRunDir, checkpoint, deps, { prefill: [], script: new Map() });
+    const madeDir = !existsSync(newRunDir);
+    mkdirSync(newRunDir, { recursive: true });
+    try {
+      copyFileSync(path.join(fromRunDir, SCENARIO_FILE), path.join(newRunDir, SCENARIO_FILE));
+      writeFileSync(path.join(newRunDir, RUN_FILE), JSON.stringify(info));
+      writeCheckpoint(newRunDir, checkpoint, deps.disk);
+      new EventLog(path.join(newRunDir, LOG_FILE), deps.disk).append({
+        type: 'fork',
+        step: step - 1,
+        parent: info.parent,
+      });
+    } catch (error) {
+      // Nothing half-made stays behind to block the next fork into this folder.
+      if (madeDir) rmSync(newRunDir, { recursive: true, force: true });
+      else {
+        for (const file of [RUN_FILE, SCENARIO_FILE, LOG_FILE, 'snapshots']) {
+          rmSync(path.join(newRunDir, file), { recursive: true, force: true });
+        }
+      }
+      throw error;
+    }
+    return sim;
   }
 
   /**
@@ -341,8 +443,10 @@ export class Simulation {
     newRunDir: string,
     embedder: Embedder,
   ): Promise<Simulation> {
+    // Strict: a missing log or a damaged line is named, not replayed as a shorter run.
+    const { lines } = EventLog.readLines(path.join(fromRunDir, LOG_FILE));
+    const events = lines.map((l) => l.event);
     const logText = readFileSync(path.join(fromRunDir, LOG_FILE), 'utf8');
-    const { events } = EventLog.read(path.join(fromRunDir, LOG_FILE));
     const scenario = JSON.parse(
       readFileSync(path.join(fromRunDir, SCENARIO_FILE), 'utf8'),
     ) as Scenario;
@@ -364,20 +468,46 @@ export class Simulation {
     return sim;
   }
 
+  /**
+   * A simulation of `scenario` in `runDir` at a checkpoint (already checked: see
+   * checkpoint.ts). Writes nothing; what the checkpoint's parts still refuse (a memory pointing
+   * at one that does not exist, an object state of no object) is an error naming its file.
+   */
   private static load(
     runDir: string,
+    scenario: Scenario,
+    info: RunInfo,
     checkpoint: Checkpoint,
     deps: SimulationDeps,
     extra: { prefill: ReplayRecord[]; script: Map<number, QueuedIntervention[]> },
   ): Simulation {
-    const scenario = JSON.parse(readFileSync(path.join(runDir, SCENARIO_FILE), 'utf8')) as Scenario;
     const { state, embeddings } = checkpoint;
-    const world = TileWorld.fromSnapshot(scenario, state.world);
-    const agents = state.agents.map((a, i) => Agent.fromSnapshot(a, embeddings[i]));
+    const damaged = (field: string, error: unknown) =>
+      new RunDamagedError(
+        checkpointStateFile(runDir, state.step),
+        { step: state.step, snapshot: true },
+        field,
+        (error as Error).message,
+        'Nothing was changed. Restore the snapshot from a backup, or resume or fork from an earlier one',
+        { cause: error },
+      );
+    let world: TileWorld;
+    try {
+      world = TileWorld.fromSnapshot(scenario, state.world);
+    } catch (error) {
+      throw damaged('world', error);
+    }
+    const agents = state.agents.map((a, i) => {
+      try {
+        return Agent.fromSnapshot(a, embeddings[i]);
+      } catch (error) {
+        throw damaged(`agents[${i}] (${a.id})`, error);
+      }
+    });
     return new Simulation(
       runDir,
       scenario,
-      readRunInfo(runDir),
+      info,
       world,
       agents,
       Rng.fromSnapshot(state.rng),
@@ -424,6 +554,8 @@ export class Simulation {
 
   /** Queues an intervention for the start of the next step. */
   enqueue<N extends InterventionName>(name: N, args: InterventionArgs<N>): void {
+    if (this.closed) throw new Error(`the run in ${this.runDir} was closed`);
+    this.leftRecordedPath();
     this.queue.push({ name, args });
     this.interrupt();
   }
@@ -436,7 +568,10 @@ export class Simulation {
    * A bad name or arguments, or a failure, comes back as `{ok: false, error}` and changes nothing.
    */
   applyNow(name: string, args: unknown): Promise<InterventionOutcome> {
-    return this.exclusive(() => this.applyBetweenSteps({ name, args }));
+    return this.exclusive(() => {
+      this.leftRecordedPath();
+      return this.applyBetweenSteps({ name, args });
+    });
   }
 
   /** Stops {@link run} after the steps in progress. */
@@ -532,6 +667,34 @@ export class Simulation {
     this.writeCheckpoint(this.snapshot());
   }
 
+  /**
+   * Ends the run here (the CLI at its last step, the studio closing it): writes a checkpoint of
+   * the current step. When a resume stops before re-running every step the crashed process had
+   * logged, and the run has kept to them (no change of the user's, every call answered from the
+   * log), their lines follow that checkpoint in the log again — as after a crash there — so the
+   * log loses none of them and the next resume re-runs them. (They stay in the tail file too.)
+   * Otherwise they are only in the tail file: the run has gone another way. The run takes no
+   * more steps or changes after this.
+   */
+  close(): void {
+    if (this.closed) return;
+    this.checkpoint();
+    this.closed = true;
+    for (const line of this.unreplayed()) this.log.appendText(line.text);
+    this.tail = null;
+  }
+
+  /** The lines of the resume's tail for steps this run has not re-run, when they still apply. */
+  private unreplayed(): LogLine[] {
+    if (!this.tail || this.tail.diverged) return [];
+    return this.tail.lines.filter((l) => l.event.step >= this.stepIndex);
+  }
+
+  /** The user changed the run: the rest of a resume's tail no longer continues it. */
+  private leftRecordedPath(): void {
+    if (this.tail && this.unreplayed().length > 0) this.tail.diverged = true;
+  }
+
   private writeCheckpoint(checkpoint: Checkpoint): void {
     writeCheckpoint(this.runDir, checkpoint, this.deps.disk);
     this.log.append({ type: CHECKPOINT_LINE, step: checkpoint.state.step });
@@ -589,7 +752,11 @@ export class Simulation {
       this.interrupt();
       this.waiting++;
     }
-    const result = this.lock.then(task).finally(() => {
+    const guarded = () => {
+      if (this.closed) throw new Error(`the run in ${this.runDir} was closed`);
+      return task();
+    };
+    const result = this.lock.then(guarded).finally(() => {
       if (interrupts) this.waiting--;
     });
     this.lock = result.catch(() => undefined);
@@ -617,7 +784,10 @@ export class Simulation {
 
   /** Applies a resident operation between steps; its result, or its error thrown. */
   private async residentOp<T>(name: ResidentOp, args: unknown): Promise<T> {
-    const outcome = await this.exclusive(() => this.applyBetweenSteps({ name, args }));
+    const outcome = await this.exclusive(() => {
+      this.leftRecordedPath();
+      return this.applyBetweenSteps({ name, args });
+    });
     if (!outcome.ok) throw new Error(outcome.error);
     return outcome.result as T;
   }
@@ -956,6 +1126,8 @@ export class Simulation {
   }
 
   private logCall(call: LoggedCall, step: number): void {
+    // A call of a step the crashed process finished, not answered from its log: the run differs.
+    if (this.tail && !call.fromLog && step < this.tail.recordedEnd) this.tail.diverged = true;
     this.writeLine({ type: 'llm', step, ...call });
   }
 

@@ -7,12 +7,15 @@
  *   runs/<id>/snapshots/000120/state.json
  *                             /<agentId>.f32   rows × dims float32, row-major
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { commitDirSync } from '../../fsx/atomic';
+import { formatPath } from '../../../common/scenario/errors';
 import { agentSnapshotSchema } from '../agent/Agent';
 import { tileWorldSnapshotSchema } from '../world/TileWorld';
 import { rngSnapshotSchema } from './rng';
+import { RunDamagedError } from './runFiles';
 import { DiskFullError, isDiskFull, nodeDisk, type RunDisk } from './runDisk';
 
 /** A queued intervention, as stored in snapshots and step records. */
@@ -80,8 +83,8 @@ export function writeCheckpoint(
     rmSync(tmp, { recursive: true, force: true });
     throw isDiskFull(error) ? new DiskFullError(runDir, file, error) : error;
   }
-  rmSync(final, { recursive: true, force: true });
-  renameSync(tmp, final);
+  // Flushed, then swapped in (main/fsx/atomic): a kill never leaves a partial snapshot.
+  commitDirSync(tmp, final);
 }
 
 /** Steps that have a complete checkpoint, ascending. */
@@ -99,24 +102,190 @@ export function checkpointStateFile(runDir: string, step: number): string {
   return path.join(dirFor(runDir, step), 'state.json');
 }
 
-/** Reads and validates only the JSON state of a checkpoint (no embeddings: cheap). */
-export function readCheckpointState(runDir: string, step: number): SimSnapshot {
-  return simSnapshotSchema.parse(
-    JSON.parse(readFileSync(checkpointStateFile(runDir, step), 'utf8')),
-  );
+/** The folder of the checkpoint after `step` steps. */
+export function checkpointDir(runDir: string, step: number): string {
+  return dirFor(runDir, step);
 }
 
-/** Reads and validates the checkpoint taken after `step` steps. */
-export function readCheckpoint(runDir: string, step: number): Checkpoint {
+/** What a checkpoint is checked against besides its own schema. */
+export interface CheckpointExpectations {
+  /** The embedding model's vector length: every memory and policy vector must have it. */
+  dims?: number;
+  /** The run's map: every agent stands on, and walks over, tiles of it. */
+  map?: { width: number; height: number };
+}
+
+/** What to do about a damaged snapshot: the others, and the log, are untouched. */
+function snapshotRemedy(runDir: string, step: number): string {
+  const earlier = listCheckpoints(runDir).filter((s) => s < step);
+  const folder = path.relative(runDir, dirFor(runDir, step));
+  return earlier.length > 0
+    ? `Nothing was changed. Move the folder ${folder} out of the run to resume from the ` +
+        `snapshot after step ${earlier[earlier.length - 1]} instead (the steps since are ` +
+        're-run from the log), or restore it from a backup'
+    : `Nothing was changed. It is the run's first snapshot: restore ${folder} from a backup ` +
+        '(or an exported run)';
+}
+
+/** Reads and validates only the JSON state of a checkpoint (no embeddings: cheap). */
+export function readCheckpointState(
+  runDir: string,
+  step: number,
+  expect: CheckpointExpectations = {},
+): SimSnapshot {
+  const file = checkpointStateFile(runDir, step);
+  const damaged = (field: string, problem: string, cause?: unknown) =>
+    new RunDamagedError(
+      file,
+      { step, snapshot: true },
+      field,
+      problem,
+      snapshotRemedy(runDir, step),
+      { cause },
+    );
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw damaged(
+      '',
+      code === 'ENOENT'
+        ? 'missing'
+        : code
+          ? `cannot be read (${(error as Error).message})`
+          : `not valid JSON (${(error as Error).message})`,
+      error,
+    );
+  }
+  const parsed = simSnapshotSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw damaged(formatPath(issue.path) || '(root)', issue.message);
+  }
+  const state = parsed.data;
+  if (state.step !== step) {
+    throw damaged('step', `expected ${step} (the snapshot folder's step), got ${state.step}`);
+  }
+  const ids = new Set<string>();
+  state.agents.forEach((agent, i) => {
+    const at = `agents[${i}]`;
+    // The id names the agent's embeddings file: a plain name, once.
+    if (!/^[\w.-]+$/.test(agent.id) || agent.id.startsWith('.') || ids.has(agent.id)) {
+      throw damaged(`${at}.id`, `expected a unique plain name, got ${JSON.stringify(agent.id)}`);
+    }
+    ids.add(agent.id);
+    const who = `${at} (${agent.id})`;
+    if (expect.map) {
+      const { width, height } = expect.map;
+      const off = (t: { x: number; y: number }) =>
+        !Number.isInteger(t.x) ||
+        !Number.isInteger(t.y) ||
+        t.x < 0 ||
+        t.y < 0 ||
+        t.x >= width ||
+        t.y >= height;
+      const tiles = [agent.tile, ...agent.path];
+      const bad = tiles.findIndex(off);
+      if (bad >= 0) {
+        const t = tiles[bad];
+        throw damaged(
+          bad === 0 ? `${who}.tile` : `${who}.path[${bad - 1}]`,
+          `tile (${t.x}, ${t.y}) is off the ${width} × ${height} map`,
+        );
+      }
+    }
+    if (expect.dims !== undefined) {
+      const dims = expect.dims;
+      if (agent.memory.dims !== dims) {
+        throw damaged(
+          `${who}.memory.dims`,
+          `the memories hold ${agent.memory.dims}-number vectors but the embedding model ` +
+            `makes ${dims}-number ones: open the run with the embedding model it was made with`,
+        );
+      }
+      const vectors: [string, number[]][] = [
+        ...agent.costLayer.policies.map(
+          (p, k) => [`costLayer.policies[${k}].embedding`, p.embedding] as [string, number[]],
+        ),
+        ...(agent.costLayer.policyRun
+          ? [
+              ['costLayer.policyRun.embedding', agent.costLayer.policyRun.embedding] as [
+                string,
+                number[],
+              ],
+            ]
+          : []),
+      ];
+      for (const [field, vector] of vectors) {
+        if (vector.length !== dims) {
+          throw damaged(`${who}.${field}`, `expected ${dims} numbers, got ${vector.length}`);
+        }
+      }
+    }
+  });
+  return state;
+}
+
+/**
+ * Reads and validates the checkpoint taken after `step` steps: its state (see
+ * {@link readCheckpointState}) and each agent's embeddings file, which must hold one vector of
+ * finite numbers per memory. A damaged or missing file is a {@link RunDamagedError} naming the
+ * file, the step and the field.
+ */
+export function readCheckpoint(
+  runDir: string,
+  step: number,
+  expect: CheckpointExpectations = {},
+): Checkpoint {
+  const state = readCheckpointState(runDir, step, expect);
   const dir = dirFor(runDir, step);
-  const state = simSnapshotSchema.parse(
-    JSON.parse(readFileSync(path.join(dir, 'state.json'), 'utf8')),
-  );
-  const embeddings = state.agents.map((agent) => {
-    const bytes = readFileSync(path.join(dir, `${agent.id}.f32`));
+  const embeddings = state.agents.map((agent, i) => {
+    const file = path.join(dir, `${agent.id}.f32`);
+    const damaged = (field: string, problem: string, cause?: unknown) =>
+      new RunDamagedError(
+        file,
+        { step, snapshot: true },
+        field,
+        problem,
+        snapshotRemedy(runDir, step),
+        { cause },
+      );
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file);
+    } catch (error) {
+      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+      throw damaged(
+        '',
+        missing
+          ? `missing (agents[${i}] ${agent.id}'s memory vectors)`
+          : `cannot be read (${(error as Error).message})`,
+        error,
+      );
+    }
+    const { dims, nodes } = agent.memory;
+    const want = nodes.length * dims;
+    if (bytes.byteLength !== want * 4) {
+      throw damaged(
+        'embeddings',
+        `expected ${nodes.length} memories × ${dims} float32 numbers = ${want * 4} bytes ` +
+          `(as state.json's agents[${i}].memory says), got ${bytes.byteLength} bytes`,
+      );
+    }
     const copy = new Uint8Array(bytes.byteLength);
     copy.set(bytes);
-    return new Float32Array(copy.buffer);
+    const vectors = new Float32Array(copy.buffer);
+    for (let k = 0; k < vectors.length; k++) {
+      if (!Number.isFinite(vectors[k])) {
+        const row = Math.floor(k / dims);
+        throw damaged(
+          `embeddings row ${row} (memory ${nodes[row].id}), number ${k % dims}`,
+          `${vectors[k]}; a vector must hold finite numbers`,
+        );
+      }
+    }
+    return vectors;
   });
   return { state, embeddings };
 }

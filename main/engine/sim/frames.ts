@@ -226,7 +226,16 @@ function checkpointFrame(
     checkpointFrames.set(file, cached);
     return cached;
   }
-  const parsed = frameStateSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    const reason = (error as Error).message;
+    throw new Error(`${file} (snapshot after step ${step}): not valid JSON (${reason})`, {
+      cause: error,
+    });
+  }
+  const parsed = frameStateSchema.safeParse(raw);
   if (!parsed.success) throw new Error(`${file}: ${z.prettifyError(parsed.error)}`);
   const state = parsed.data;
   const entry: CheckpointFrame = {

@@ -13,6 +13,56 @@ export const RUN_FILE = 'run.json';
 export const SCENARIO_FILE = 'scenario.json';
 export const LOG_FILE = 'events.ndjson';
 
+/**
+ * Where a resume keeps the log lines it drops (the steps after the last snapshot, re-run from
+ * their recorded outputs, and a line torn by a crash): `events.tail-2026-11-25T13-44-26Z.ndjson`
+ * beside the log, named by the time it was kept. Never deleted by the studio.
+ */
+export const TAIL_FILE_PATTERN = /^events\.tail-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ(?:-\d+)?\.ndjson$/;
+
+/**
+ * A run folder's file is damaged or missing: says which file, which line of it (logs), which
+ * step and which field, what is wrong, and what to do. Thrown before anything is written, so
+ * the run is as it was.
+ */
+export class RunDamagedError extends Error {
+  override name = 'RunDamagedError';
+
+  constructor(
+    /** The damaged file (a full path). */
+    readonly file: string,
+    readonly where: {
+      /** 1-based line of a log. */
+      line?: number;
+      /** The step the damaged part belongs to (a snapshot's: the steps it was taken after). */
+      step?: number;
+      /** A snapshot's step is "after step N"; a log line's "step N". */
+      snapshot?: boolean;
+    },
+    /** The field (a path such as `agents[1].tile`), or '' for the whole file or line. */
+    readonly field: string,
+    /** What is wrong with it. */
+    readonly problem: string,
+    /** What to do. */
+    readonly remedy: string,
+    options?: { cause?: unknown },
+  ) {
+    const place = [
+      where.line !== undefined ? `line ${where.line}` : null,
+      where.step === undefined
+        ? null
+        : where.snapshot
+          ? `snapshot after step ${where.step}`
+          : `step ${where.step}`,
+    ].filter((p) => p !== null);
+    super(
+      `${file}${place.length ? ` (${place.join(', ')})` : ''}: ${field ? `${field}: ` : ''}` +
+        `${problem}. ${remedy}`,
+      options,
+    );
+  }
+}
+
 /** Log line written with every checkpoint: `{type: 'checkpoint', step}`. */
 export const CHECKPOINT_LINE = 'checkpoint';
 

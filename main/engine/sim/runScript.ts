@@ -11,7 +11,7 @@ import type { TileWorld } from '../world/TileWorld';
 import type { Tile } from '../world/tile';
 import type { LogEvent } from './EventLog';
 import type { Rng } from './rng';
-import { BETWEEN_STEP_TYPES, RUN_FILE } from './runFiles';
+import { BETWEEN_STEP_TYPES, RUN_FILE, RunDamagedError } from './runFiles';
 import type { RunInfo } from './Simulation';
 import type { InterventionOutcome, QueuedIntervention, StepRecord } from './stepRecord';
 
@@ -44,21 +44,61 @@ export function spawnTile(
   return rng.pick(open);
 }
 
-/** The run's `run.json`. */
+/** What to do about a damaged run.json or scenario.json: the rest of the run is intact. */
+export const RUN_FILE_REMEDY =
+  'Nothing was changed. Restore the file from a backup (or an exported run of this one)';
+
+/** The run's `run.json`; a missing or damaged one is a RunDamagedError naming the field. */
 export function readRunInfo(runDir: string): RunInfo {
   const file = path.join(runDir, RUN_FILE);
-  const raw = JSON.parse(readFileSync(file, 'utf8')) as Omit<RunInfo, 'conditions'> & {
-    conditions?: unknown;
-  };
+  const damaged = (field: string, problem: string, cause?: unknown) =>
+    new RunDamagedError(file, {}, field, problem, RUN_FILE_REMEDY, { cause });
+  let raw: Omit<RunInfo, 'conditions'> & { conditions?: unknown };
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8')) as typeof raw;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw damaged(
+      '',
+      code === 'ENOENT'
+        ? `missing: ${runDir} is not a run folder (or its run.json is gone)`
+        : code
+          ? `cannot be read (${(error as Error).message})`
+          : `not valid JSON (${(error as Error).message})`,
+      error,
+    );
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw damaged('', 'expected a JSON object');
+  }
+  if (raw.version !== 1) {
+    throw damaged('version', `expected 1, got ${JSON.stringify(raw.version) ?? 'nothing'}`);
+  }
+  if (!Number.isInteger(raw.snapshotEverySteps) || raw.snapshotEverySteps < 1) {
+    throw damaged(
+      'snapshotEverySteps',
+      `expected a positive integer, got ${JSON.stringify(raw.snapshotEverySteps) ?? 'nothing'}`,
+    );
+  }
+  const parent = raw.parent as unknown;
+  if (
+    parent !== undefined &&
+    (parent === null ||
+      typeof parent !== 'object' ||
+      typeof (parent as RunInfo['parent'])!.runDir !== 'string' ||
+      !Number.isInteger((parent as RunInfo['parent'])!.step))
+  ) {
+    throw damaged('parent', 'expected {runDir, step} naming the run this one was forked from');
+  }
   const conditions = runConditionsSchema.safeParse(storedRunConditions(raw.conditions ?? {}));
   if (!conditions.success) {
     const issue = conditions.error.issues[0];
-    throw new Error(`${file}: conditions.${issue.path.join('.')}: ${issue.message}`);
+    throw damaged(`conditions.${issue.path.join('.')}`, issue.message);
   }
   const profile = tokenProfileSchema.optional().safeParse(raw.tokenProfile);
   if (!profile.success) {
     const issue = profile.error.issues[0];
-    throw new Error(`${file}: tokenProfile.${issue.path.join('.')}: ${issue.message}`);
+    throw damaged(`tokenProfile.${issue.path.join('.')}`, issue.message);
   }
   return { ...raw, conditions: conditions.data };
 }
