@@ -4,8 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { z } from 'zod';
-import { serveApi } from '../api/serve';
+import { serveApi, type ServedApi } from '../api/serve';
 import { startWebHost, type WebHost } from './server';
+import {
+  closedOrCloseFrame,
+  closeCodeOf,
+  decodeFrames,
+  encodeFrame,
+  openRawSocket,
+  rawExchange,
+  statusOf,
+} from './test-support/wire';
 
 const api = serveApi(
   {
@@ -86,5 +95,79 @@ describe('web host', () => {
     const closed = new Promise<number>((r) => ws.on('close', (code) => r(code)));
     ws.send('not json');
     expect(await closed).toBe(1003);
+  });
+
+  it('answers a malformed URL with 400 and keeps serving (it used to stop the host)', async () => {
+    for (const target of ['/%E0%A4%A', '/%', 'http://[']) {
+      const reply = await rawExchange(
+        host.port,
+        `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(statusOf(reply), target).toBe(400);
+    }
+    expect((await fetch(`http://127.0.0.1:${host.port}/`)).status).toBe(200);
+  });
+
+  it('answers a request Node cannot parse with 400 and closes that connection', async () => {
+    expect(statusOf(await rawExchange(host.port, 'GARBAGE\r\n\r\n'))).toBe(400);
+    const huge = `GET / HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nX: ${'a'.repeat(32_000)}\r\n\r\n`;
+    expect(statusOf(await rawExchange(host.port, huge))).toBe(431);
+  });
+
+  it('closes only the socket that sends a bad frame, with its close code', async () => {
+    const bystander = new WebSocket(`ws://127.0.0.1:${host.port}/api?token=${host.token}`);
+    await new Promise((r) => bystander.on('open', r));
+    const cases: [string, Buffer, number][] = [
+      ['unmasked', encodeFrame({ opcode: 1, payload: '{}', mask: false }), 1002],
+      ['invalid UTF-8', encodeFrame({ opcode: 1, payload: Buffer.from([0xc3, 0x28]) }), 1007],
+      ['oversize', encodeFrame({ opcode: 1, declaredLength: 2 ** 40 }), 1009],
+      ['bad opcode', encodeFrame({ opcode: 3 }), 1002],
+      ['RSV1', encodeFrame({ opcode: 1, payload: '{}', rsv: 4 }), 1002],
+    ];
+    for (const [name, bytes, code] of cases) {
+      const raw = await openRawSocket(host.port, host.token);
+      raw.socket.on('error', () => {});
+      raw.socket.write(bytes);
+      expect(await closedOrCloseFrame(raw, 3000), name).toBe(true);
+      expect(closeCodeOf(decodeFrames(raw.received())), name).toBe(code);
+      raw.socket.destroy();
+    }
+    const answer = new Promise<string>((r) => bystander.once('message', (d) => r(String(d))));
+    bystander.send(JSON.stringify({ kind: 'call', id: 9, method: 'app.ping', input: {} }));
+    expect(JSON.parse(await answer)).toEqual({
+      kind: 'result',
+      id: 9,
+      ok: true,
+      output: { pong: true },
+    });
+    bystander.close();
+  });
+
+  it('answers a call whose dispatch itself fails with an internal error', async () => {
+    const failing: ServedApi = {
+      ...api,
+      dispatch: (method) => Promise.reject(new Error(`${method} exploded`)),
+    };
+    const other = await startWebHost({ api: failing, staticDir, log: () => {} });
+    try {
+      const ws = new WebSocket(`ws://127.0.0.1:${other.port}/api?token=${other.token}`);
+      await new Promise((r) => ws.on('open', r));
+      const answer = new Promise<string>((r) => ws.once('message', (d) => r(String(d))));
+      ws.send(JSON.stringify({ kind: 'call', id: 3, method: 'app.ping', input: {} }));
+      expect(JSON.parse(await answer)).toMatchObject({
+        id: 3,
+        ok: false,
+        error: { code: 'internal', message: 'app.ping failed: app.ping exploded' },
+      });
+      ws.close();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('refuses a port already in use with one line naming it and --port', async () => {
+    await expect(startWebHost({ api, staticDir, port: host.port })).rejects.toThrow(
+      new RegExp(`^port ${host.port} on 127\\.0\\.0\\.1 is already in use .*Pass --port N`),
+    );
   });
 });
