@@ -83,7 +83,7 @@ test('a run whose first step fails shows why, where and what to do; fixed, it go
     await expect(row.getByTestId('run-item-status')).toHaveText('failed');
     await expect(row.getByTestId('run-item-failure')).toContainText('Step 0 failed');
     await page.getByTestId('run-tab-events').click();
-    await expect(page.getByTestId('event-list')).toContainText('step failed');
+    await expect(page.getByTestId('event-list')).toContainText('Step failed');
     await expect(page.getByTestId('event-list')).toContainText('but a sequence holds 256');
     await page.mouse.move(0, 0);
     await page.screenshot({ path: `${SHOTS}/runux-1.png` });
@@ -97,7 +97,7 @@ test('a run whose first step fails shows why, where and what to do; fixed, it go
     await page.getByTestId('run-step').click();
     await expect(page.getByTestId('run-step-label')).toHaveText('step 1', { timeout: 180_000 });
     await expect(page.getByTestId('run-failure')).toHaveCount(0);
-    await expect(page.getByTestId('event-list')).toContainText('step failed');
+    await expect(page.getByTestId('event-list')).toContainText('Step failed');
   } finally {
     const now = JSON.parse(await readFile(settingsFile, 'utf8')) as Record<string, unknown>;
     await writeFile(settingsFile, `${JSON.stringify({ ...now, contextSize: null }, null, 2)}\n`);

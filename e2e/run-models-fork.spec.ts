@@ -113,7 +113,7 @@ test('fork says where it forks, and the name, the library and the event log agre
   ).toHaveText('Cost layer: lifestyle policy, social memory, mind wandering');
   await page.getByTestId('run-tab-events').click();
   await expect(page.getByTestId('event-item').filter({ hasText: 'fork' })).toContainText(
-    /#0\s*fork\s*forked at step 0/,
+    /#0\s*Fork\s*forked at step 0/,
   );
   await page.screenshot({ path: `${SHOTS}/runux-8-forked.png` });
 });

@@ -6,13 +6,13 @@ import { createFromTemplate, expect, expectSaved, openStudio, readLibrary, test 
 
 /** Persona fields and a value each refuses, with the words it must say. */
 const REFUSED: [testId: string, typed: string, says: string][] = [
-  ['persona-age', '−5', 'Age must be at least 0'],
+  ['persona-age', '−5', 'Age must be 0–150'],
   ['persona-firstName', '', 'First name cannot be empty'],
   ['persona-lastName', 'x'.repeat(121), 'Last name is too long: at most 120 characters'],
-  ['persona-visionRadius', '0', 'Vision (tiles) must be at least 1'],
-  ['persona-attentionBandwidth', '65', 'Attention must be at most 64'],
+  ['persona-visionRadius', '0', 'Vision (tiles) must be 1–64'],
+  ['persona-attentionBandwidth', '65', 'Attention must be 1–64'],
   ['persona-retention', 'lots', 'Retention must be a whole number'],
-  ['persona-weight-relevance', '-1', 'Relevance must be at least 0'],
+  ['persona-weight-relevance', '-1', 'Relevance must be 0–100'],
 ];
 
 test('every refused persona value stays, explained, until fixed or undone — and is never saved', async ({

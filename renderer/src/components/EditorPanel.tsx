@@ -15,6 +15,8 @@ import { findNode } from '../editor/tree';
 import { zoneColor } from '../canvas/colors';
 import { useStudio } from '../stores/studioStore';
 import { EditorIcon } from './EditorIcons';
+import { Refusal } from './Refusal';
+import { mapSizeRefusal } from './refusals';
 
 /** Palette swatch size, CSS px. */
 const SWATCH_PX = 26;
@@ -244,8 +246,8 @@ function MapSize({ editor }: { editor: MapEditor }) {
   const [draft, setDraft] = useState<{ w: string; h: string } | null>(null);
   const w = draft?.w ?? String(width);
   const h = draft?.h ?? String(height);
-  const valid =
-    /^\d+$/.test(w) && /^\d+$/.test(h) && +w >= 1 && +h >= 1 && +w <= 1024 && +h <= 1024;
+  const refused = mapSizeRefusal(w, h);
+  const valid = refused === null;
   const changed = +w !== width || +h !== height;
   return (
     <section className="editor-panel__section">
@@ -261,6 +263,7 @@ function MapSize({ editor }: { editor: MapEditor }) {
       >
         <input
           aria-label="Width in tiles"
+          aria-invalid={refused ? true : undefined}
           data-testid="map-width"
           inputMode="numeric"
           value={w}
@@ -269,6 +272,7 @@ function MapSize({ editor }: { editor: MapEditor }) {
         <span aria-hidden>×</span>
         <input
           aria-label="Height in tiles"
+          aria-invalid={refused ? true : undefined}
           data-testid="map-height"
           inputMode="numeric"
           value={h}
@@ -283,7 +287,11 @@ function MapSize({ editor }: { editor: MapEditor }) {
           Resize
         </button>
       </form>
-      <p className="editor-panel__hint">Anchored top-left; zones cut off are reported.</p>
+      {refused ? (
+        <Refusal testId="map-size-error" text={refused} />
+      ) : (
+        <p className="editor-panel__hint">Anchored top-left; zones cut off are reported.</p>
+      )}
     </section>
   );
 }

@@ -1,13 +1,13 @@
 /**
  * Form fields that validate as the user types and commit only valid values, so an
  * autosaved document is always one that reads back. A refused value is never silently
- * reverted: it stays in the field, with why beside it ("Age must be at least 0") and a way
+ * reverted: it stays in the field, with why beside it ("Age must be 0–150") and a way
  * back to the saved value, until it is fixed, Escape or "Restore" puts the saved value back,
  * or an outside change (undo, a rename from the sidebar) replaces it.
  */
 import { useId, useState, type ReactNode } from 'react';
 import type { z } from 'zod';
-import { fieldResult } from './fieldMessages';
+import { fieldResult, numberRange } from './fieldMessages';
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -140,7 +140,7 @@ export function IntegerField(
         const text = draft.replace(/\u2212/g, '-');
         if (!/^\s*-?\d+\s*$/.test(text))
           return { ok: false, message: `${rest.label} must be a whole number` };
-        return fieldResult(rest.label, schema.safeParse(Number(text)));
+        return fieldResult(rest.label, schema.safeParse(Number(text)), numberRange(schema));
       }}
     />
   );

@@ -7,6 +7,8 @@ import { PersonaEditor } from '../personas/PersonaEditor';
 import { RelationshipsOverview } from '../personas/Relationships';
 import { SpriteImage } from '../personas/SpritePicker';
 import { fullName, newPersona } from '../personas/model';
+import { Refusal } from './Refusal';
+import { personNameRefusal } from './refusals';
 import '../personas/personas.css';
 
 export function PersonaList({ personas }: { personas: readonly Persona[] }) {
@@ -57,17 +59,14 @@ function AddPersona() {
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
   const parts = name.trim().split(/\s+/).filter(Boolean);
+  // Said beside the field, with the limit, instead of only greying out "Add".
+  const refused = personNameRefusal(name);
   const create = () => {
-    if (parts.length === 0) return;
+    if (refused) return;
     const [first, ...rest] = parts;
     let id = '';
     updateDoc((doc) => {
-      const p = newPersona(
-        doc.tree,
-        doc.personas,
-        first.slice(0, 120),
-        rest.join(' ').slice(0, 120),
-      );
+      const p = newPersona(doc.tree, doc.personas, first, rest.join(' '));
       id = p.id;
       return { ...doc, personas: [...doc.personas, p] };
     });
@@ -101,6 +100,7 @@ function AddPersona() {
         aria-label="Full name of the new person"
         placeholder="Full name, e.g. Ada Lovell"
         value={name}
+        aria-invalid={refused && name ? true : undefined}
         onChange={(e) => setName(e.target.value)}
         onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
       />
@@ -108,13 +108,15 @@ function AddPersona() {
         type="submit"
         className="button button--primary"
         data-testid="persona-add-confirm"
-        disabled={parts.length === 0}
+        disabled={!!refused}
+        title={refused ?? undefined}
       >
         Add
       </button>
       <button type="button" className="button" onClick={() => setOpen(false)}>
         Cancel
       </button>
+      <Refusal testId="persona-add-error" text={refused} />
     </form>
   );
 }

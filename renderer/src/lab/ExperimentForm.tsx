@@ -6,6 +6,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Scenario } from '../../../common/scenario/schema';
 import { LabelledField } from '../components/LabelledField';
+import { Refusal } from '../components/Refusal';
+import { LAB_LIMITS, numberRefusal } from '../components/refusals';
 import { ABLATION_LABELS, GRID_ROWS, buildConditions, cellKey, conditionName } from './conditions';
 import type { LabState } from './labStore';
 
@@ -40,13 +42,18 @@ export function ExperimentForm({
 
   const design = buildConditions(picked, chatModels);
   const cells = (design?.conditions.length ?? 0) * seeds;
+  // Each number refused says why, with its limit, under its field.
+  const refused = {
+    seeds: numberRefusal('Seeds', seeds, LAB_LIMITS.seeds, true),
+    minutes: numberRefusal('Game minutes per cell', minutes, LAB_LIMITS.gameMinutes),
+    battery: numberRefusal('Interview questions per category', battery, LAB_LIMITS.battery, true),
+  };
   const valid =
     design !== null &&
     embedPath !== '' &&
-    seeds >= 1 &&
-    seeds <= 20 &&
-    minutes >= 1 &&
-    minutes <= 7 * 24 * 60 &&
+    !refused.seeds &&
+    !refused.minutes &&
+    !refused.battery &&
     doc.personas.length > 0;
 
   const toggleCell = (key: string) =>
@@ -182,32 +189,38 @@ export function ExperimentForm({
         <LabelledField label="Seeds">
           <input
             type="number"
-            min={1}
-            max={20}
+            min={LAB_LIMITS.seeds.min}
+            max={LAB_LIMITS.seeds.max}
             data-testid="lab-seeds"
+            aria-invalid={refused.seeds ? true : undefined}
             value={seeds}
             onChange={(e) => setSeeds(Math.round(Number(e.target.value)))}
           />
+          <Refusal testId="lab-seeds-error" text={refused.seeds} />
         </LabelledField>
         <LabelledField label="Game minutes per cell">
           <input
             type="number"
-            min={1}
-            max={7 * 24 * 60}
+            min={LAB_LIMITS.gameMinutes.min}
+            max={LAB_LIMITS.gameMinutes.max}
             data-testid="lab-minutes"
+            aria-invalid={refused.minutes ? true : undefined}
             value={minutes}
             onChange={(e) => setMinutes(Number(e.target.value))}
           />
+          <Refusal testId="lab-minutes-error" text={refused.minutes} />
         </LabelledField>
         <LabelledField label="Interview questions per category">
           <input
             type="number"
-            min={0}
-            max={5}
+            min={LAB_LIMITS.battery.min}
+            max={LAB_LIMITS.battery.max}
             data-testid="lab-battery"
+            aria-invalid={refused.battery ? true : undefined}
             value={battery}
             onChange={(e) => setBattery(Math.round(Number(e.target.value)))}
           />
+          <Refusal testId="lab-battery-error" text={refused.battery} />
         </LabelledField>
       </div>
       {doc.personas.length === 0 && (

@@ -61,6 +61,8 @@ export function AddressSelect(props: {
   options: readonly PlaceOption[];
   onChange(address: string): void;
   error?: string | null;
+  /** Said under the field when the value is valid but likely not what was meant. */
+  warning?: string | null;
   testId: string;
 }) {
   const id = useId();
@@ -139,10 +141,16 @@ export function AddressSelect(props: {
           }}
         />
       )}
-      {error && (
+      {error ? (
         <div className="field__error" role="alert" data-testid="field-error">
           {error}
         </div>
+      ) : (
+        props.warning && (
+          <div className="field__warning" data-testid="field-warning">
+            {props.warning}
+          </div>
+        )
       )}
     </div>
   );

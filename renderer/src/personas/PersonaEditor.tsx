@@ -12,9 +12,10 @@ import { personaSchema, type Persona } from '../../../common/scenario/schema';
 import { seedClauses } from '../../../common/scenario/seed';
 import { useStudio } from '../stores/studioStore';
 import { Field, IntegerField, TextField } from '../components/Field';
-import { fieldResult } from '../components/fieldMessages';
+import { fieldResult, numberRange } from '../components/fieldMessages';
 import { AddressMultiSelect, AddressSelect } from './AddressSelect';
 import { SpriteImage, SpritePicker } from './SpritePicker';
+import { homeWarning } from './homes';
 import {
   COGNITION_DEFAULTS,
   deriveKnownPlaces,
@@ -55,7 +56,11 @@ function DecimalField(props: {
         const text = draft.replace(/\u2212/g, '-');
         if (!/^\s*-?\d+(\.\d+)?\s*$/.test(text))
           return { ok: false, message: `${props.label} must be a number, like 1 or 0.5` };
-        return fieldResult(props.label, weightSchema.safeParse(Number(text)));
+        return fieldResult(
+          props.label,
+          weightSchema.safeParse(Number(text)),
+          numberRange(weightSchema),
+        );
       }}
       onCommit={props.onCommit}
     />
@@ -238,6 +243,7 @@ export function PersonaEditor({ persona }: { persona: Persona }) {
         value={persona.livingArea}
         options={arenas}
         error={homeError}
+        warning={homeWarning(persona.livingArea)}
         onChange={(livingArea) => set({ livingArea })}
       />
       <AddressMultiSelect

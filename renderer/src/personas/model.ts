@@ -12,6 +12,7 @@ import {
   type EnvTree,
   type Persona,
 } from '../../../common/scenario/schema';
+import { defaultHome, looksLikeHome } from './homes';
 
 /** A lower-case slug that satisfies `recordId` (falls back to "person"). */
 export function slugify(text: string): string {
@@ -49,8 +50,9 @@ export const COGNITION_DEFAULTS = {
 export const SPRITE_COUNT = 8;
 
 /**
- * A new resident named `firstName lastName`, housed in the tree's first arena (a valid
- * address is required by the schema; the designer picks the real home next).
+ * A new resident named `firstName lastName`, housed in a free residential room (homes.ts). A town
+ * with none free gives a placeholder the persona editor warns about (the schema requires an
+ * arena): the first arena that does not look like a home, else the first arena.
  */
 export function newPersona(
   tree: EnvTree,
@@ -62,7 +64,12 @@ export function newPersona(
     slugify(`${firstName} ${lastName}`),
     personas.map((p) => p.id),
   );
-  const home = arenaAddresses(tree)[0] ?? formatAddress(tree.world, 'home');
+  const arenas = arenaAddresses(tree);
+  const home =
+    defaultHome(tree, personas) ??
+    arenas.find((a) => !looksLikeHome(a)) ??
+    arenas[0] ??
+    formatAddress(tree.world, 'home');
   return {
     id,
     firstName,

@@ -61,6 +61,10 @@ export function ForkDialog({
           {summary ? ` of “${summary.name}”` : ''}: the same residents, memories and plans. This run
           stays as it is.
         </p>
+        <p className="field__hint" data-testid="fork-exactness">
+          The fork&apos;s steps are new: on llama.cpp they may differ from how this run went on, as
+          the model&apos;s cache state differs. Only replaying a log is exact.
+        </p>
         <LabelledField label="Name">
           <input
             data-testid="fork-name"

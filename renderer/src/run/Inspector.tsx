@@ -7,10 +7,11 @@ import { useMemo, useState } from 'react';
 import type { AgentDetail } from '../../../common/api/runs';
 import { useShallow } from 'zustand/react/shallow';
 import { useRun, useRunStore } from './RunProvider';
-import { NO_AGENTS } from './runStore';
+import { NO_AGENTS } from './runState';
 import { InterviewChat, WhisperBox } from './Interventions';
 import { headEmoji, minuteLabel } from './format';
 import { filterMemories, reflectionTree, type MemoryKind, type ReflectionNode } from './memories';
+import { conversationTitle, nameOf, namesById } from './names';
 import { PanelSection } from '../components/PanelSection';
 
 /** People on the map, to pick one when none is selected. */
@@ -82,6 +83,9 @@ export function Inspector() {
 
 function AgentSections({ agent }: { agent: AgentDetail }) {
   const byId = useMemo(() => new Map(agent.memories.map((m) => [m.id, m])), [agent.memories]);
+  // People by name, not id: whoever is on the map, whom they know, and themselves.
+  const agents = useRun((s) => s.liveFrame?.agents ?? NO_AGENTS);
+  const names = useMemo(() => namesById(agents, agent), [agents, agent]);
   return (
     <>
       <div className="inspector__identity" data-testid="inspector-identity">
@@ -91,7 +95,7 @@ function AgentSections({ agent }: { agent: AgentDetail }) {
         </h2>
         <p className="inspector__now" data-testid="inspector-action">
           {agent.frame.asleep ? 'Asleep' : agent.frame.action}
-          {agent.frame.chattingWith && ` · talking with ${agent.frame.chattingWith}`}
+          {agent.frame.chattingWith && ` · talking with ${nameOf(agent.frame.chattingWith, names)}`}
         </p>
         <p className="muted mono">{agent.location ?? agent.frame.address}</p>
         <details className="inspector__profile">
@@ -243,8 +247,8 @@ function AgentSections({ agent }: { agent: AgentDetail }) {
         ) : (
           agent.conversations.map((c, i) => (
             <details key={i} className="conversation">
-              <summary>
-                {c.participants.join(' & ')} — {c.topic}
+              <summary data-testid="conversation-title">
+                {conversationTitle(c.participants, names)} — {c.topic}
               </summary>
               {c.transcript.map((l, j) => (
                 <p key={j}>{l}</p>

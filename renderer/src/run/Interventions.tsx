@@ -7,7 +7,8 @@ import { useShallow } from 'zustand/react/shallow';
 import { FormActions } from '../components/FormActions';
 import { LabelledField } from '../components/LabelledField';
 import { useRun, useRunStore } from './RunProvider';
-import { NO_LINES } from './runStore';
+import { NO_LINES } from './runState';
+import { kindLabel } from './names';
 
 export function ObjectStatePopover({
   address,
@@ -212,7 +213,7 @@ export function EventPanel() {
               data-testid="event-item"
             >
               <span className="event-list__step">#{e.step}</span>
-              <span className="event-list__kind">{e.kind}</span>
+              <span className="event-list__kind">{kindLabel(e.kind)}</span>
               <span className="event-list__text">{e.text}</span>
             </li>
           ))}

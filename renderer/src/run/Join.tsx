@@ -8,7 +8,7 @@ import { Dialog } from '../components/Dialog';
 import { FormActions } from '../components/FormActions';
 import { LabelledField } from '../components/LabelledField';
 import { useRun, useRunStore } from './RunProvider';
-import { NO_AGENTS } from './runStore';
+import { NO_AGENTS } from './runState';
 import { SPRITE_NAMES, SpritePicker } from '../personas/SpritePicker';
 
 /** Tiles within which the user can talk to someone (a conversation needs closeness). */

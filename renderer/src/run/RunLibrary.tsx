@@ -7,7 +7,16 @@ import type { RunSummary } from '../../../common/api/runs';
 import { useStudio } from '../stores/studioStore';
 import { downloadBytes } from '../util/download';
 import { useRun, useRunStore } from './RunProvider';
-import { baseName, compact, conditionsLabel, duration, failureTitle, forkedFrom } from './format';
+import { RESUME_HINT } from './resumeHint';
+import {
+  baseName,
+  compact,
+  conditionsLabel,
+  duration,
+  failureTitle,
+  forkedFrom,
+  runGameSeconds,
+} from './format';
 
 export function RunLibrary() {
   const store = useRunStore();
@@ -60,6 +69,9 @@ function RunItem({ run }: { run: RunSummary }) {
       ? s.runs.find((r) => r.id === (run.parent as { runId: string }).runId)?.name
       : undefined,
   );
+  // A fork's game time counts from the town's start; a fork with no steps of its own yet is
+  // measured with the town's step length.
+  const secondsPerStep = useStudio((s) => s.doc?.settings.secondsPerStep);
   const [confirming, setConfirming] = useState(false);
   const conditions = conditionsLabel(run.conditions);
   const live = run.status === 'running' || run.status === 'paused' || run.status === 'loading';
@@ -89,6 +101,7 @@ function RunItem({ run }: { run: RunSummary }) {
           <span
             className={`run-status run-status--${run.failure ? 'failed' : run.status}`}
             data-testid="run-item-status"
+            title={run.status === 'crashed' ? RESUME_HINT : undefined}
           >
             {run.failure ? 'failed' : run.status === 'crashed' ? 'crashed · Resume' : run.status}
           </span>
@@ -102,8 +115,9 @@ function RunItem({ run }: { run: RunSummary }) {
             {failureTitle(run.failure)}: {run.failure.reason}
           </span>
         )}
-        <span className="library-item__meta">
-          {duration(run.gameSeconds)} game time · {run.steps} steps · {compact(run.tokens)} tokens
+        <span className="library-item__meta" data-testid="run-item-figures">
+          {duration(runGameSeconds(run, secondsPerStep))} game time · {run.steps} steps ·{' '}
+          {compact(run.tokens)} tokens
         </span>
         {/* Cut with an ellipsis in the narrow sidebar; the whole label shows on hover. */}
         <span className="library-item__meta" data-testid="run-item-conditions" title={conditions}>

@@ -36,7 +36,7 @@ import {
   SpriteTweens,
   wrapBubble,
 } from './mapGeometry';
-import type { Bubble } from './runStore';
+import type { Bubble } from './runState';
 import { headEmoji } from './format';
 
 type Frame = { x: number; y: number; w: number; h: number };

@@ -9,7 +9,8 @@ import { studio } from '../api/studio';
 import { LibraryDb } from '../library/db';
 import { useStudio, useStudioStore } from '../stores/studioStore';
 import { dexieBookmarks } from './bookmarks';
-import { createRunStore, type RunState, type RunStore } from './runStore';
+import { createRunStore } from './runStore';
+import type { RunState, RunStore } from './runState';
 import './run.css';
 
 const RunContext = createContext<RunStore | null>(null);

@@ -13,8 +13,9 @@ import { Timeline } from './Timeline';
 import { ObjectStatePopover } from './Interventions';
 import { StartRunDialog } from './StartRunDialog';
 import { JoinDialog } from './Join';
-import { compact, duration, failureTitle } from './format';
-import { isLive } from './runStore';
+import { compact, duration, failureTitle, shortStatus } from './format';
+import { isLive } from './runState';
+import { RESUME_HINT } from './resumeHint';
 import { RUN_SHORTCUTS } from '../shortcuts/registry';
 import { useShortcuts } from '../shortcuts/useShortcuts';
 import type { RunSummary } from '../../../common/api/runs';
@@ -209,6 +210,7 @@ function RunToolbar() {
           className="button button--primary"
           data-testid="run-resume"
           onClick={() => void store.getState().openRun(summary.id)}
+          title={RESUME_HINT}
         >
           {summary.status === 'crashed' ? 'Resume' : 'Open'}
         </button>
@@ -289,10 +291,18 @@ function RunToolbar() {
           </button>
         </>
       )}
-      {viewStep !== null && <span className="run-toolbar__replay">Replaying step {viewStep}</span>}
+      {viewStep !== null && (
+        <span
+          className="run-toolbar__replay"
+          data-testid="run-replay"
+          title={`The map shows step ${viewStep}, rebuilt from the run's log`}
+        >
+          Replaying step {viewStep}
+        </span>
+      )}
       {pending && (
-        <span className="run-toolbar__pending" data-testid="run-pending">
-          {pending}
+        <span className="run-toolbar__pending" data-testid="run-pending" title={pending}>
+          {shortStatus(pending)}
         </span>
       )}
       {joining && <JoinDialog onClose={() => setJoining(false)} />}

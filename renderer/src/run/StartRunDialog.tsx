@@ -13,7 +13,7 @@ import { LabelledField } from '../components/LabelledField';
 import { useStudio } from '../stores/studioStore';
 import { CostLayerFields, type CostLayerSwitches } from './CostLayerFields';
 import { useRun, useRunStore } from './RunProvider';
-import type { CatalogModel, LocalModel } from './runStore';
+import type { CatalogModel, LocalModel } from './runState';
 import { baseName, bytes } from './format';
 
 const ABLATION_LABELS: Record<Ablation, string> = {

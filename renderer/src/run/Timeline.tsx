@@ -7,21 +7,26 @@ import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useRun, useRunStore } from './RunProvider';
 import { ForkDialog } from './ForkDialog';
-import { forkPoint, isLive } from './runStore';
+import { timelinePosition } from './format';
+import { forkPoint } from './runFrames';
+import { isLive } from './runState';
 
 export function Timeline() {
   const store = useRunStore();
-  const { timeline, viewStep, liveStep, bookmarks, frameStep, pending, live } = useRun(
-    useShallow((s) => ({
-      live: isLive(s.summary),
-      timeline: s.timeline,
-      viewStep: s.viewStep,
-      liveStep: s.liveFrame?.step ?? 0,
-      bookmarks: s.bookmarks,
-      frameStep: s.frame?.step ?? 0,
-      pending: s.pending,
-    })),
-  );
+  const { timeline, viewStep, liveStep, bookmarks, frameStep, pending, live, status, failed } =
+    useRun(
+      useShallow((s) => ({
+        live: isLive(s.summary),
+        status: s.summary?.status ?? null,
+        failed: !!s.summary?.failure,
+        timeline: s.timeline,
+        viewStep: s.viewStep,
+        liveStep: s.liveFrame?.step ?? 0,
+        bookmarks: s.bookmarks,
+        frameStep: s.frame?.step ?? 0,
+        pending: s.pending,
+      })),
+    );
   const [label, setLabel] = useState('');
   const [forking, setForking] = useState(false);
   const max = Math.max(timeline?.steps ?? 0, liveStep, 1);
@@ -91,7 +96,7 @@ export function Timeline() {
       </div>
       <div className="timeline__row">
         <span className="timeline__pos" data-testid="timeline-pos">
-          {viewStep === null ? `Live · step ${liveStep}` : `Step ${viewStep} of ${liveStep}`}
+          {timelinePosition(status, viewStep, liveStep, failed)}
         </span>
         <button
           type="button"
@@ -100,7 +105,7 @@ export function Timeline() {
           disabled={viewStep === null}
           onClick={() => void store.getState().scrub(null)}
         >
-          Back to live
+          {live ? 'Back to live' : 'Back to the end'}
         </button>
         <input
           className="input input--small"

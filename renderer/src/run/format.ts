@@ -1,5 +1,5 @@
 /** Small formatters the run view shares (numbers, durations, tokens). */
-import type { RunFailure, RunParent } from '../../../common/api/runs';
+import type { RunFailure, RunParent, RunSummary } from '../../../common/api/runs';
 import type { RunConditions } from '../../../common/runs/conditions';
 
 /** 1234 → "1.2k", 4_550_000 → "4.55M". */
@@ -88,4 +88,53 @@ export function failureTitle(failure: Pick<RunFailure, 'phase' | 'step'>): strin
   if (failure.phase === 'step') return `Step ${failure.step} failed`;
   if (failure.phase === 'load') return 'The models did not load';
   return 'The run could not start';
+}
+
+/**
+ * The game time a run's clock has reached, seconds. The service counts a fork's `gameSeconds`
+ * from its fork point (its own steps only), but a person reads the town's clock: a fork 240
+ * steps in has lived 40 game minutes before its first step of its own. The seconds a step takes
+ * are measured from the fork's own steps, else taken from `secondsPerStep` (the town's).
+ */
+export function runGameSeconds(
+  run: Pick<RunSummary, 'steps' | 'gameSeconds' | 'parent'>,
+  secondsPerStep?: number,
+): number {
+  const from = run.parent?.step ?? 0;
+  if (from <= 0) return run.gameSeconds;
+  const own = run.steps - from;
+  const perStep = own > 0 && run.gameSeconds > 0 ? run.gameSeconds / own : secondsPerStep;
+  return perStep === undefined ? run.gameSeconds : perStep * run.steps;
+}
+
+/**
+ * Where the timeline stands, in words: "Live · step 12" while the run is loaded, "Closed · step
+ * 12" once it is closed (or "Stopped · step 12" after a crash or failure, "Loading · step 12"
+ * while it opens), "Step 4 of 12" while an earlier step is shown.
+ */
+export function timelinePosition(
+  status: RunSummary['status'] | null,
+  shownStep: number | null,
+  lastStep: number,
+  failed = false,
+): string {
+  if (shownStep !== null) return `Step ${shownStep} of ${lastStep}`;
+  const state =
+    status === 'running' || status === 'paused'
+      ? 'Live'
+      : status === 'loading'
+        ? 'Loading'
+        : status === 'crashed' || failed
+          ? 'Stopped'
+          : 'Closed';
+  return `${state} · step ${lastStep}`;
+}
+
+/**
+ * A toolbar status in one word, for the toolbar's narrow room: "Waiting for an answer…" →
+ * "Waiting…", "Pausing after this step…" → "Pausing…". The whole text goes in its tooltip.
+ */
+export function shortStatus(text: string): string {
+  const first = text.trim().split(/\s+/)[0] ?? '';
+  return `${first.replace(/[….]+$/u, '')}…`;
 }

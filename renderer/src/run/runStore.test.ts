@@ -3,15 +3,10 @@ import type { RunFrame, RunSummary } from '../../../common/api/runs';
 import { BASELINE_CONDITIONS } from '../../../common/runs/conditions';
 import { LibraryDb } from '../library/db';
 import { dexieBookmarks } from './bookmarks';
-import {
-  BUBBLE_STEPS,
-  createRunStore,
-  eventEntries,
-  nextBubbles,
-  TOWN_CACHE_RUNS,
-  type RunStore,
-  type RunsApi,
-} from './runStore';
+import { createRunStore, TOWN_CACHE_RUNS } from './runStore';
+import { eventEntries } from './eventEntries';
+import { BUBBLE_STEPS, nextBubbles } from './runFrames';
+import type { RunStore, RunsApi } from './runState';
 import { smallTown } from '../test/fixtures';
 
 /** Frames of a scripted walk: agent `a` moves one tile right per step. */

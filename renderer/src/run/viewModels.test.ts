@@ -11,7 +11,7 @@ import {
   placeBubble,
   wrapBubble,
 } from './mapGeometry';
-import { forkPoint } from './runStore';
+import { forkPoint } from './runFrames';
 import { smallTown } from '../test/fixtures';
 
 function memory(id: string, patch: Partial<Memory> = {}): Memory {

@@ -13,3 +13,8 @@ export function reportFailures(report: (title: string, err: unknown) => void) {
     }
   };
 }
+
+/** What an error says, for a line in the UI. */
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
