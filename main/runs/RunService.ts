@@ -7,56 +7,59 @@
  * Everything that touches the live Simulation goes through one FIFO mutex, so an intervention
  * or interview asked for during a step waits for it and never interleaves with it. The live run
  * holds `live.lock` (this process's pid); a lock naming a dead process marks a crashed run.
+ *
+ * Beside it: the runs on disk and the views that only read them (runLibrary.ts), the live run's
+ * state and model wrappers (liveRun.ts), where a fork starts from (forkOrigin.ts), and how a
+ * failure is described and kept (runFailure.ts).
  */
-import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
-import yazl from 'yazl';
 import type { Handlers, ParsedInputOf, RawOutputOf } from '../../common/api/contract';
 import { ApiError } from '../../common/api/protocol';
-import type {
-  ExperimentCellRef,
-  RunFailure,
-  RunFrame,
-  RunsContract,
-  RunStatus,
-  RunSummary,
-} from '../../common/api/runs';
-import type { Scenario } from '../../common/scenario/schema';
+import type { RunFailure, RunsContract, RunStatus } from '../../common/api/runs';
 import { parseScenario } from '../../common/scenario/validate';
-import { Clock } from '../engine/sim/Clock';
-import { EventLog } from '../engine/sim/EventLog';
-import { agentDetail } from '../engine/sim/agentDetail';
-import { listCheckpoints } from '../engine/sim/checkpoint';
-import { currentFrame, frameAt, timeline as runTimeline } from '../engine/sim/frames';
-import { LOG_FILE, SCENARIO_FILE, readRunScenario } from '../engine/sim/runFiles';
-import { runStats } from '../engine/sim/stats';
-import { Simulation, type InterventionOutcome, type StepRecord } from '../engine/sim/Simulation';
-import type { InterventionArgs, InterventionName } from '../engine/sim/interventions';
-import { CostLedger, withLedger } from '../models/ledger';
-import type { CompletionRequest, Embedder, LanguageModel } from '../models/types';
 import type { PolicyStore } from '../engine/agent/policyStore';
-import { experimentCell } from './lab/experimentCell';
-import { LogTally } from './logTally';
+import { listCheckpoints } from '../engine/sim/checkpoint';
+import { Clock } from '../engine/sim/Clock';
+import { Simulation } from '../engine/sim/Simulation';
+import type { StepRecord } from '../engine/sim/types';
+import { cellForkOrigin, runForkOrigin, type ForkOrigin } from './forkOrigin';
+import {
+  liveFrame,
+  loadedDeps,
+  newLive,
+  pace,
+  tokensOf,
+  type Live,
+  type LoadedDeps,
+} from './liveRun';
 import { ModelCache, type ModelLoader } from './modelCache';
 import { Mutex } from './Mutex';
-import { RateMeter } from './RateMeter';
-import { describeFailure, failureLine } from './runFailure';
 import {
-  STUDIO_RUN_FILE,
+  appendFailureLine,
+  describeFailure,
+  failureLine,
+  keepFailureInLog,
+  recordFailure,
+} from './runFailure';
+import {
   acquireLock,
-  heldByAnotherProcess,
   claimRunDir,
+  heldByAnotherProcess,
   readLock,
   readStudioRun,
   removeLock,
   restoreLock,
-  runDirOf,
   RunLockedError,
+  STUDIO_RUN_FILE,
   writeLock,
   writeStudioRun,
   type StudioRun,
 } from './runFolder';
+import { RunLibrary, runFiles, zipRun } from './runLibrary';
+import { agentOf, applyNow, interviewLive, residentCall } from './steering';
+
+export { FAILURE_LINE } from './runFailure';
 
 /** Emits a `runs.onDid…` event (validated by the serving layer). */
 export type RunsEmit = (
@@ -81,53 +84,33 @@ export interface RunServiceOptions {
   policyStore?: PolicyStore;
 }
 
-/** The live run and what stepping it needs. */
-interface Live {
-  runId: string;
-  dir: string;
-  meta: StudioRun;
-  sim: Simulation;
-  ledger: CostLedger;
-  model: InFlightModel;
-  rates: RateMeter;
-  status: 'running' | 'paused';
-  /** The play loop while it runs; pause awaits it. */
-  loop: Promise<void> | null;
-  stop: boolean;
-  stepsPerSecond: number;
-  /** Wakes the play loop from its pacing wait (pause, speed change). */
-  wake: (() => void) | null;
-  /** The frame after the last finished step (or change between steps). */
-  lastFrame: RunFrame;
-  /** A `runs.step` call is running its steps. */
-  stepping: boolean;
-}
-
 type In<K extends keyof RunsContract['methods']> = ParsedInputOf<RunsContract, K>;
 type Out<K extends keyof RunsContract['methods']> = RawOutputOf<RunsContract, K>;
 
 /** Serves runs; `handlers()` is the table for serveApi, `dispose()` ends the live run cleanly. */
 export class RunService {
-  private readonly runsDir: string;
+  private readonly library: RunLibrary;
   private readonly cache: ModelCache;
   private readonly mutex = new Mutex();
-  private readonly tally = new LogTally();
-  private readonly settingsCache = new Map<string, Scenario['settings']>();
   private readonly pid: number;
   private live: Live | null = null;
   /** Serialises whole-run transitions (create, open, fork, close, delete). */
   private readonly lifecycle = new Mutex();
 
   constructor(private readonly opts: RunServiceOptions) {
-    this.runsDir = path.join(opts.dataDir, 'runs');
     this.cache = new ModelCache(opts.models);
     this.pid = opts.pid ?? process.pid;
+    this.library = new RunLibrary(opts.dataDir, this.pid, () =>
+      this.live
+        ? { runId: this.live.runId, status: this.live.status, step: this.live.sim.step }
+        : null,
+    );
   }
 
   /** A run's name (studio-run.json), or undefined when it cannot be read. */
   nameOf(runId: string): string | undefined {
     try {
-      return readStudioRun(this.dirOf(runId)).name;
+      return readStudioRun(this.library.dirOf(runId)).name;
     } catch {
       return undefined;
     }
@@ -140,7 +123,7 @@ export class RunService {
 
   handlers(): Handlers<RunsContract> {
     return {
-      'runs.list': (i) => this.list(i),
+      'runs.list': (i) => this.library.list(i),
       'runs.create': (i) => this.lifecycle.run(() => this.create(i)),
       'runs.open': (i) => this.lifecycle.run(() => this.open(i)),
       'runs.close': (i) => this.lifecycle.run(() => this.close(i)),
@@ -148,16 +131,17 @@ export class RunService {
       'runs.pause': (i) => this.pause(i),
       'runs.step': (i) => this.step(i),
       'runs.frame': (i) => this.frame(i),
-      'runs.timeline': (i) => this.timeline(i),
-      'runs.events': (i) => this.events(i),
-      'runs.agent': (i) => this.agent(i),
-      'runs.interview': (i) => this.interview(i),
-      'runs.intervene': (i) => this.intervene(i),
+      'runs.timeline': (i) => this.library.timeline(i),
+      'runs.events': (i) => this.library.events(i),
+      'runs.agent': async ({ runId, agentId }) => agentOf(this.liveRun(runId), this.mutex, agentId),
+      'runs.interview': async (i) => interviewLive(this.liveRun(i.runId), this.mutex, i),
+      'runs.intervene': async ({ runId, intervention }) =>
+        applyNow(this.liveRun(runId), this.mutex, intervention.name, intervention.args),
       'runs.fork': (i) => this.lifecycle.run(() => this.fork(i)),
       'runs.delete': (i) => this.lifecycle.run(() => this.remove(i)),
       'runs.export': (i) => this.exportZip(i),
-      'runs.stats': (i) => this.stats(i),
-      'runs.scenario': (i) => this.scenario(i),
+      'runs.stats': (i) => this.library.stats(i),
+      'runs.scenario': (i) => this.library.scenario(i),
       'runs.join': ({ runId, as }) => this.resident(runId, (sim) => sim.join(as)),
       'runs.moveResident': ({ runId, agentId, x, y }) =>
         this.resident(runId, (sim) => sim.moveResident(agentId, { x, y })),
@@ -177,88 +161,6 @@ export class RunService {
       if (this.live) await this.unload(this.live);
     });
     await this.cache.dispose();
-  }
-
-  // ---------------------------------------------------------------------------------------
-  // The run library
-
-  private async list({ scenarioId }: In<'runs.list'>): Promise<Out<'runs.list'>> {
-    if (!existsSync(this.runsDir)) return [];
-    const out: RunSummary[] = [];
-    for (const entry of readdirSync(this.runsDir, { withFileTypes: true })) {
-      if (!entry.isDirectory() || !/^[a-z0-9][a-z0-9-]{0,79}$/.test(entry.name)) continue;
-      let summary: RunSummary;
-      try {
-        summary = this.summaryOf(entry.name);
-      } catch {
-        // A folder that is not (or no longer) a whole run: a half-deleted one, a stray folder.
-        continue;
-      }
-      if (scenarioId === undefined || summary.scenarioId === scenarioId) out.push(summary);
-    }
-    return out.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
-  }
-
-  private summaryOf(runId: string): RunSummary {
-    const dir = this.dirOf(runId);
-    const meta = readStudioRun(dir);
-    const settings = this.settingsOf(runId, dir);
-    const clock = new Clock(settings.startTime, settings.secondsPerStep);
-    const totals = this.tally.totals(path.join(dir, LOG_FILE));
-    const live = this.live?.runId === runId ? this.live : null;
-    const snapshots = listCheckpoints(dir);
-    const steps = live
-      ? live.sim.step
-      : Math.max(totals.stepsLogged, snapshots[snapshots.length - 1] ?? 0);
-    const firstStep = meta.parent?.step ?? 0;
-    return {
-      id: runId,
-      name: meta.name,
-      scenarioName: meta.scenarioName,
-      scenarioId: meta.scenarioId,
-      createdAt: meta.createdAt,
-      parent: meta.parent,
-      status: this.statusOf(runId, dir),
-      steps,
-      startClock: clock.label(clock.gameSecondsAt(firstStep)),
-      endClock: clock.label(clock.gameSecondsAt(steps)),
-      gameSeconds: clock.gameSecondsAt(steps - firstStep),
-      tokens: totals.tokens,
-      calls: totals.calls,
-      models: meta.models,
-      conditions: meta.conditions,
-      ...(meta.failure && !live ? { failure: meta.failure } : {}),
-    };
-  }
-
-  private statusOf(runId: string, dir: string): RunStatus {
-    if (this.live?.runId === runId) return this.live.status;
-    const lock = readLock(dir);
-    if (!lock) return 'stored';
-    // Held elsewhere (another studio on the same data folder): not ours to call crashed. Our
-    // own pid with no live run here means an earlier service in this process left it (tests).
-    return heldByAnotherProcess(lock, this.pid) ? 'stored' : 'crashed';
-  }
-
-  private settingsOf(runId: string, dir: string): Scenario['settings'] {
-    let settings = this.settingsCache.get(runId);
-    if (!settings) {
-      settings = readRunScenario(dir).settings;
-      this.settingsCache.set(runId, settings);
-    }
-    return settings;
-  }
-
-  private dirOf(runId: string): string {
-    return runDirOf(this.runsDir, runId);
-  }
-
-  private existing(runId: string): string {
-    const dir = this.dirOf(runId);
-    if (!existsSync(path.join(dir, STUDIO_RUN_FILE))) {
-      throw new ApiError({ code: 'not-found', message: `no run "${runId}"` });
-    }
-    return dir;
   }
 
   // ---------------------------------------------------------------------------------------
@@ -285,7 +187,7 @@ export class RunService {
       scenario.settings = { ...scenario.settings, startTime: start };
     }
     await this.unloadLive();
-    const { id: runId, dir } = claimRunDir(this.runsDir, input.name ?? scenario.name);
+    const { id: runId, dir } = claimRunDir(this.library.runsDir, input.name ?? scenario.name);
     const meta: StudioRun = {
       version: 1,
       name: input.name?.trim() || `${scenario.name} run`,
@@ -314,13 +216,16 @@ export class RunService {
       throw this.refused(runId, describeFailure(error, 0, 'start'), error);
     }
     this.makeLive(runId, dir, meta, sim, deps);
-    return this.summaryOf(runId);
+    return this.library.summaryOf(runId);
   }
 
   private async open(input: In<'runs.open'>): Promise<Out<'runs.open'>> {
-    const dir = this.existing(input.runId);
+    const dir = this.library.existing(input.runId);
     if (this.live?.runId === input.runId) {
-      return { summary: this.summaryOf(input.runId), frame: liveFrame(this.live.sim, input.runId) };
+      return {
+        summary: this.library.summaryOf(input.runId),
+        frame: liveFrame(this.live.sim, input.runId),
+      };
     }
     // Refused before any model loads; the lock itself is taken just before the resume.
     const lock = readLock(dir);
@@ -343,8 +248,8 @@ export class RunService {
       deps = await this.loadModels(models);
     } catch (error) {
       const failure = describeFailure(error, last, 'load');
-      this.recordFailure(dir, failure);
-      throw this.refused(input.runId, failure, error, this.statusOf(input.runId, dir));
+      recordFailure(dir, failure);
+      throw this.refused(input.runId, failure, error, this.library.statusOf(input.runId, dir));
     }
     let sim: Simulation;
     // Only one process continues a run: another that took it meanwhile (the CLI, a second
@@ -361,7 +266,12 @@ export class RunService {
       sim = Simulation.resume(dir, deps.sim);
     } catch (error) {
       restoreLock(dir, staleLock);
-      this.emitStatus(input.runId, this.statusOf(input.runId, dir), last, (error as Error).message);
+      this.emitStatus(
+        input.runId,
+        this.library.statusOf(input.runId, dir),
+        last,
+        (error as Error).message,
+      );
       throw new ApiError({
         code: 'rejected',
         message: `cannot open run "${input.runId}": ${(error as Error).message}`,
@@ -380,15 +290,16 @@ export class RunService {
       writeStudioRun(dir, opened);
     }
     this.makeLive(input.runId, dir, opened, sim, deps);
-    return { summary: this.summaryOf(input.runId), frame: liveFrame(sim, input.runId) };
+    return { summary: this.library.summaryOf(input.runId), frame: liveFrame(sim, input.runId) };
   }
 
   private async fork(input: In<'runs.fork'>): Promise<Out<'runs.fork'>> {
-    const origin = 'source' in input ? this.cellOrigin(input) : await this.runOrigin(input);
+    const origin: ForkOrigin =
+      'source' in input ? cellForkOrigin(this.opts.dataDir, input) : await this.runOrigin(input);
     const { fromDir, at, base } = origin;
     // The source may be the live run: its snapshot files are complete (written atomically).
     await this.unloadLive();
-    const { id: runId, dir } = claimRunDir(this.runsDir, input.name ?? base.scenarioName);
+    const { id: runId, dir } = claimRunDir(this.library.runsDir, input.name ?? base.scenarioName);
     const conditions = input.costLayer
       ? { ...base.conditions, costLayer: { ...base.conditions.costLayer, ...input.costLayer } }
       : base.conditions;
@@ -412,50 +323,28 @@ export class RunService {
     writeStudioRun(dir, meta);
     writeLock(dir, this.pid);
     this.makeLive(runId, dir, meta, sim, deps);
-    return this.summaryOf(runId);
+    return this.library.summaryOf(runId);
   }
 
   /** Forking another run: from the live one "now" (snapshotted first) or a stored snapshot. */
   private async runOrigin(input: { runId: string; step: number }): Promise<ForkOrigin> {
-    const fromDir = this.existing(input.runId);
+    const fromDir = this.library.existing(input.runId);
     const source = this.live?.runId === input.runId ? this.live : null;
     if (source && input.step >= source.sim.step) {
       // "Fork from now" on the live run: snapshot it between steps so the fork starts exactly here.
       await this.mutex.run(() => source.sim.checkpoint());
     }
-    const at = snapshotAtOrBefore(fromDir, input.step, `run "${input.runId}"`);
-    const parentMeta = readStudioRun(fromDir);
-    return {
-      fromDir,
-      at,
-      base: { ...parentMeta, name: `${parentMeta.name} (fork at step ${at})` },
-      parent: { runId: input.runId, step: at },
-    };
-  }
-
-  /**
-   * Forking an experiment cell: its folder is only read (Simulation.fork copies the snapshot and
-   * the scenario), so the experiment's results and resume stay as they were.
-   */
-  private cellOrigin(input: { source: ExperimentCellRef; step?: number }): ForkOrigin {
-    const cell = experimentCell(this.opts.dataDir, input.source);
-    const { experimentId, condition, seed } = input.source;
-    const at = snapshotAtOrBefore(
-      cell.dir,
-      input.step ?? Number.MAX_SAFE_INTEGER,
-      `cell ${condition} · seed ${seed} of experiment "${experimentId}"`,
-    );
-    return { fromDir: cell.dir, at, base: cell.meta, parent: { ...input.source, step: at } };
+    return runForkOrigin(fromDir, input.runId, input.step);
   }
 
   private async close({ runId }: In<'runs.close'>): Promise<Out<'runs.close'>> {
-    this.existing(runId);
+    this.library.existing(runId);
     if (this.live?.runId === runId) await this.unload(this.live);
-    return this.summaryOf(runId);
+    return this.library.summaryOf(runId);
   }
 
   private async remove({ runId }: In<'runs.delete'>): Promise<Out<'runs.delete'>> {
-    const dir = this.existing(runId);
+    const dir = this.library.existing(runId);
     if (this.live?.runId === runId) {
       throw new ApiError({
         code: 'rejected',
@@ -472,25 +361,12 @@ export class RunService {
     // studio-run.json goes first, so a delete cut short leaves no half run in the list.
     rmSync(path.join(dir, STUDIO_RUN_FILE), { force: true });
     rmSync(dir, { recursive: true, force: true });
-    this.tally.forget(path.join(dir, LOG_FILE));
-    this.settingsCache.delete(runId);
+    this.library.forget(runId);
     return {};
   }
 
   private async loadModels(files: { chat: string; embedding: string }): Promise<LoadedDeps> {
-    const loaded = await this.cache.get(files.chat, files.embedding);
-    const ledger = new CostLedger();
-    const model = countInFlight(loaded.model);
-    const policyStore = this.opts.policyStore;
-    return {
-      sim: {
-        model: withLedger(model, ledger),
-        embedder: loaded.embedder,
-        ...(policyStore ? { policyStore } : {}),
-      },
-      ledger,
-      model,
-    };
+    return loadedDeps(await this.cache.get(files.chat, files.embedding), this.opts.policyStore);
   }
 
   private makeLive(
@@ -498,24 +374,9 @@ export class RunService {
     dir: string,
     meta: StudioRun,
     sim: Simulation,
-    deps: { ledger: CostLedger; model: InFlightModel },
+    deps: Pick<LoadedDeps, 'ledger' | 'model'>,
   ): void {
-    this.live = {
-      runId,
-      dir,
-      meta,
-      sim,
-      ledger: deps.ledger,
-      model: deps.model,
-      rates: new RateMeter(sim.clock.secondsPerStep),
-      status: 'paused',
-      loop: null,
-      stop: false,
-      stepsPerSecond: 0,
-      wake: null,
-      lastFrame: liveFrame(sim, runId),
-      stepping: false,
-    };
+    this.live = newLive(runId, dir, meta, sim, deps);
     this.emitStatus(runId, 'paused', sim.step);
   }
 
@@ -539,9 +400,14 @@ export class RunService {
   // ---------------------------------------------------------------------------------------
   // Stepping
 
+  /** A resident operation on the live run (steering.ts). */
+  private async resident<T>(runId: string, op: (sim: Simulation) => Promise<T>): Promise<T> {
+    return residentCall(this.liveRun(runId), this.mutex, op);
+  }
+
   private liveRun(runId: string): Live {
     if (this.live?.runId === runId) return this.live;
-    this.existing(runId);
+    this.library.existing(runId);
     throw new ApiError({
       code: 'rejected',
       message: `run "${runId}" is not live; open it first (runs.open)`,
@@ -569,7 +435,7 @@ export class RunService {
   }
 
   private async playLoop(live: Live): Promise<void> {
-    live.rates.start(this.tokensOf(live));
+    live.rates.start(tokensOf(live));
     while (!live.stop && this.live === live) {
       const started = performance.now();
       try {
@@ -583,17 +449,7 @@ export class RunService {
       const minMs = live.stepsPerSecond > 0 ? 1000 / live.stepsPerSecond : 0;
       const waitMs = Math.max(0, minMs - (performance.now() - started));
       // Always yield, so calls that arrived during the step get the mutex before the next one.
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          live.wake = null;
-          resolve();
-        }, waitMs);
-        live.wake = () => {
-          clearTimeout(timer);
-          live.wake = null;
-          resolve();
-        };
-      });
+      await pace(live, waitMs);
     }
     live.loop = null;
     if (this.live === live && live.status === 'running') {
@@ -624,7 +480,7 @@ export class RunService {
     }
     live.stop = false;
     live.stepping = true;
-    live.rates.start(this.tokensOf(live));
+    live.rates.start(tokensOf(live));
     try {
       for (let i = 0; i < steps && !live.stop && this.live === live; i++) {
         try {
@@ -649,7 +505,7 @@ export class RunService {
   private async stepLive(live: Live): Promise<void> {
     if (this.live !== live) return;
     const record: StepRecord = await live.sim.stepOnce();
-    live.rates.stepped(this.tokensOf(live));
+    live.rates.stepped(tokensOf(live));
     live.lastFrame = liveFrame(live.sim, live.runId);
     this.opts.emit('runs.onDidStep', {
       runId: live.runId,
@@ -673,19 +529,10 @@ export class RunService {
     this.live = null;
     removeLock(live.dir);
     const failure = describeFailure(error, live.sim.step, 'step');
-    this.recordFailure(live.dir, failure);
+    recordFailure(live.dir, failure);
     appendFailureLine(live.dir, failure);
     this.emitStatus(live.runId, 'stored', live.sim.step, failureLine(failure), failure);
     return failure;
-  }
-
-  /** Keeps `failure` in the run's studio-run.json, for the library row (best effort). */
-  private recordFailure(dir: string, failure: RunFailure): void {
-    try {
-      writeStudioRun(dir, { ...readStudioRun(dir), failure });
-    } catch {
-      // A full disk or a damaged file: the status event and the caller's error still say it.
-    }
   }
 
   /**
@@ -706,14 +553,6 @@ export class RunService {
     });
   }
 
-  /**
-   * Tokens the model generated so far: the status bar's tokens/s is generation speed, as in the
-   * CLI's progress line (prompt tokens are mostly cache hits and would inflate it).
-   */
-  private tokensOf(live: Live): number {
-    return live.ledger.totals.completionTokens;
-  }
-
   // ---------------------------------------------------------------------------------------
   // Looking at a run
 
@@ -724,172 +563,15 @@ export class RunService {
       // rather than wait for a step that may take long on a slow model.
       return this.mutex.idle ? liveFrame(live.sim, runId) : live.lastFrame;
     }
-    const dir = this.existing(runId);
-    try {
-      // Rebuilt from disk, which is safe mid-step: snapshots appear whole (renamed into place)
-      // and a log line still being written is left out. A stored run's "now" is where it stopped.
-      return { ...frameAt(dir, step ?? this.summaryOf(runId).steps), runId };
-    } catch (error) {
-      if (error instanceof RangeError) {
-        throw new ApiError({ code: 'rejected', message: `run "${runId}": ${error.message}` });
-      }
-      throw error;
-    }
-  }
-
-  // The log readers below need no turn of the mutex, for the same reasons as past frames, so the
-  // timeline, charts and event panel stay live while a slow step runs.
-
-  private async timeline({ runId }: In<'runs.timeline'>): Promise<Out<'runs.timeline'>> {
-    return runTimeline(this.existing(runId));
-  }
-
-  private async stats({ runId }: In<'runs.stats'>): Promise<Out<'runs.stats'>> {
-    return runStats(this.existing(runId));
-  }
-
-  private async scenario({ runId }: In<'runs.scenario'>): Promise<Out<'runs.scenario'>> {
-    const dir = this.existing(runId);
-    try {
-      // Written once when the run was created (a fork copies its parent's); never edited after.
-      return parseScenario(readRunScenario(dir), path.join(dir, SCENARIO_FILE));
-    } catch (error) {
-      throw new ApiError({
-        code: 'rejected',
-        message: `run "${runId}" has no readable town: ${(error as Error).message}`,
-      });
-    }
-  }
-
-  private async agent({ runId, agentId }: In<'runs.agent'>): Promise<Out<'runs.agent'>> {
-    const live = this.liveRun(runId);
-    return this.mutex.run(() => {
-      this.ensureAgent(live, agentId);
-      return agentDetail(live.sim, agentId);
-    });
-  }
-
-  /** A resident operation on the live run, between steps; its failure is the caller's error. */
-  private async resident<T>(runId: string, op: (sim: Simulation) => Promise<T>): Promise<T> {
-    const live = this.liveRun(runId);
-    return this.mutex.run(async () => {
-      try {
-        return await op(live.sim);
-      } catch (error) {
-        throw new ApiError({ code: 'rejected', message: (error as Error).message });
-      } finally {
-        live.lastFrame = liveFrame(live.sim, live.runId);
-      }
-    });
-  }
-
-  private async events(input: In<'runs.events'>): Promise<Out<'runs.events'>> {
-    const dir = this.existing(input.runId);
-    const file = path.join(dir, LOG_FILE);
-    // With types, only those lines are parsed (most of a log is model calls with whole prompts).
-    const events = input.types
-      ? EventLog.readTypes(file, new Set(input.types))
-      : EventLog.read(file).events;
-    const types = input.types ? new Set(input.types) : null;
-    const out = [];
-    for (const e of events) {
-      if (e.step < input.fromStep) continue;
-      if (input.toStep !== undefined && e.step > input.toStep) continue;
-      if (types && !types.has(e.type)) continue;
-      out.push(e);
-      if (out.length >= input.limit) break;
-    }
-    return out;
+    return this.library.frame(runId, step);
   }
 
   private async exportZip({ runId }: In<'runs.export'>): Promise<Out<'runs.export'>> {
-    const dir = this.existing(runId);
-    const collect = async () => {
-      const files: { name: string; bytes: Buffer }[] = [];
-      const walk = async (rel: string) => {
-        for (const entry of await readdir(path.join(dir, rel), { withFileTypes: true })) {
-          const name = rel ? `${rel}/${entry.name}` : entry.name;
-          // Not the lock (it means "live in this process" only here) nor a torn temp folder.
-          if (name === 'live.lock' || name.endsWith('.tmp')) continue;
-          if (entry.isDirectory()) await walk(name);
-          else if (entry.isFile())
-            files.push({ name, bytes: await readFile(path.join(dir, name)) });
-        }
-      };
-      await walk('');
-      return files;
-    };
+    const dir = this.library.existing(runId);
     // A live run's files change only inside a mutex turn: copy them in one.
-    const files = this.live?.runId === runId ? await this.mutex.run(collect) : await collect();
-    const zip = new yazl.ZipFile();
-    for (const f of files.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      zip.addBuffer(f.bytes, `${runId}/${f.name}`);
-    }
-    zip.end();
-    const data = await new Promise<Buffer>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
-      zip.outputStream.on('error', reject);
-      zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-    });
-    return { fileName: `${runId}.zip`, data: data.toString('base64') };
-  }
-
-  // ---------------------------------------------------------------------------------------
-  // Steering
-
-  private async interview(input: In<'runs.interview'>): Promise<Out<'runs.interview'>> {
-    const live = this.liveRun(input.runId);
-    if (input.remember) {
-      const outcome = await this.applyNow(live, 'rememberedInterview', {
-        agentId: input.agentId,
-        question: input.question,
-      });
-      if (!outcome.ok) {
-        throw new ApiError({ code: 'rejected', message: `interview failed: ${outcome.error}` });
-      }
-      return { answer: String((outcome.result as { answer?: unknown } | undefined)?.answer ?? '') };
-    }
-    return this.mutex.run(async () => {
-      this.ensureAgent(live, input.agentId);
-      return { answer: await live.sim.interview(input.agentId, input.question) };
-    });
-  }
-
-  private async intervene({
-    runId,
-    intervention,
-  }: In<'runs.intervene'>): Promise<Out<'runs.intervene'>> {
-    const live = this.liveRun(runId);
-    return this.applyNow(live, intervention.name, intervention.args);
-  }
-
-  /**
-   * Applies an intervention between steps (Simulation.applyNow logs it at once and lists it in
-   * the next step record); a failure comes back as `{ok: false, error}`.
-   */
-  private async applyNow<N extends InterventionName>(
-    live: Live,
-    name: N,
-    args: InterventionArgs<N>,
-  ): Promise<InterventionOutcome> {
-    return this.mutex.run(async () => {
-      if ('agentId' in (args as object)) {
-        this.ensureAgent(live, (args as { agentId: string }).agentId);
-      }
-      const outcome = await live.sim.applyNow(name, args);
-      live.lastFrame = liveFrame(live.sim, live.runId);
-      return outcome;
-    });
-  }
-
-  private ensureAgent(live: Live, agentId: string): void {
-    if (!live.sim.agents.some((a) => a.id === agentId)) {
-      throw new ApiError({
-        code: 'not-found',
-        message: `no agent "${agentId}" in run "${live.runId}"`,
-      });
-    }
+    const files =
+      this.live?.runId === runId ? await this.mutex.run(() => runFiles(dir)) : await runFiles(dir);
+    return zipRun(runId, files);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -915,85 +597,4 @@ export class RunService {
       ...(failure ? { failure } : {}),
     });
   }
-}
-
-/** The live run's models: the Simulation's (ledger-wrapped) and the counters behind them. */
-interface LoadedDeps {
-  sim: { model: LanguageModel; embedder: Embedder };
-  ledger: CostLedger;
-  model: InFlightModel;
-}
-
-/** A model wrapper counting requests in flight (waiting for a sequence or decoding). */
-interface InFlightModel extends LanguageModel {
-  readonly inFlight: number;
-}
-
-function countInFlight(model: LanguageModel): InFlightModel {
-  let inFlight = 0;
-  return {
-    id: model.id,
-    tokenizer: model.tokenizer,
-    get inFlight() {
-      return inFlight;
-    },
-    async complete<T>(request: CompletionRequest<T>) {
-      inFlight++;
-      try {
-        return await model.complete(request);
-      } finally {
-        inFlight--;
-      }
-    },
-    // The cache owns the model; a run ending must not unload it.
-    dispose: async () => {},
-  };
-}
-
-/** The live frame, with the run's id. */
-function liveFrame(sim: Simulation, runId: string): RunFrame {
-  return { ...currentFrame(sim), runId };
-}
-
-/** What a fork starts from: the folder and snapshot, and the new run's studio-run.json base. */
-interface ForkOrigin {
-  fromDir: string;
-  at: number;
-  base: Omit<StudioRun, 'createdAt' | 'parent'>;
-  parent: NonNullable<StudioRun['parent']>;
-}
-
-/** The latest snapshot of `dir` at or before `step`, or an error naming `what`. */
-function snapshotAtOrBefore(dir: string, step: number, what: string): number {
-  const at = listCheckpoints(dir)
-    .filter((s) => s <= step)
-    .at(-1);
-  if (at === undefined) {
-    throw new ApiError({
-      code: 'rejected',
-      message:
-        step === Number.MAX_SAFE_INTEGER
-          ? `${what} has no snapshot yet`
-          : `${what} has no snapshot at or before step ${step}`,
-    });
-  }
-  return at;
-}
-
-/** The log line type of a run failure (the event panel shows it). */
-export const FAILURE_LINE = 'run.failed';
-
-/** Appends the failure to the run's event log; a log that takes no more lines keeps it out. */
-function appendFailureLine(dir: string, failure: RunFailure): void {
-  try {
-    new EventLog(path.join(dir, LOG_FILE)).append({ type: FAILURE_LINE, ...failure });
-  } catch {
-    // A full disk: studio-run.json and the status event (if they could be written) carry it.
-  }
-}
-
-/** Puts the failure line back when resuming dropped it with the rest of the log's tail. */
-function keepFailureInLog(dir: string, failure: RunFailure): void {
-  const lines = EventLog.readTypes(path.join(dir, LOG_FILE), new Set([FAILURE_LINE]));
-  if (!lines.some((e) => e.at === failure.at)) appendFailureLine(dir, failure);
 }

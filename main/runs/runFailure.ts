@@ -3,11 +3,16 @@
  * failing part's own message) and what to do about it, chosen from the error's kind — a prompt
  * the model cannot hold, answers that do not fit their schema, a model file that will not load,
  * too little memory, a full disk. Anything else is offered the one thing that always applies:
- * open the run again, which resumes it from its last snapshot.
+ * open the run again, which resumes it from its last snapshot. The failure is kept in the run's
+ * studio-run.json (the library row) and its event log (the event panel).
  */
+import path from 'node:path';
 import type { RunFailure } from '../../common/api/runs';
+import { EventLog } from '../engine/sim/EventLog';
+import { LOG_FILE } from '../engine/sim/runFiles';
 import { DiskFullError } from '../engine/sim/runDisk';
 import { ModelError, type ModelErrorCode } from '../models/errors';
+import { readStudioRun, writeStudioRun } from './runFolder';
 
 /** What a run was doing when it failed (see {@link RunFailure}). */
 export type FailurePhase = RunFailure['phase'];
@@ -91,4 +96,31 @@ export function failureLine(f: RunFailure): string {
         ? 'the models did not load'
         : 'the run could not start';
   return `${what}: ${f.reason} — ${f.remedy}`;
+}
+
+/** The log line type of a run failure (the event panel shows it). */
+export const FAILURE_LINE = 'run.failed';
+
+/** Keeps `failure` in the run's studio-run.json, for the library row (best effort). */
+export function recordFailure(dir: string, failure: RunFailure): void {
+  try {
+    writeStudioRun(dir, { ...readStudioRun(dir), failure });
+  } catch {
+    // A full disk or a damaged file: the status event and the caller's error still say it.
+  }
+}
+
+/** Appends the failure to the run's event log; a log that takes no more lines keeps it out. */
+export function appendFailureLine(dir: string, failure: RunFailure): void {
+  try {
+    new EventLog(path.join(dir, LOG_FILE)).append({ type: FAILURE_LINE, ...failure });
+  } catch {
+    // A full disk: studio-run.json and the status event (if they could be written) carry it.
+  }
+}
+
+/** Puts the failure line back when resuming dropped it with the rest of the log's tail. */
+export function keepFailureInLog(dir: string, failure: RunFailure): void {
+  const lines = EventLog.readTypes(path.join(dir, LOG_FILE), new Set([FAILURE_LINE]));
+  if (!lines.some((e) => e.at === failure.at)) appendFailureLine(dir, failure);
 }

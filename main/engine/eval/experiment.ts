@@ -12,7 +12,7 @@
  *   <out>/report.html, results.csv, results.json  (eval/report/)
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { writeJsonAtomic } from './files';
 import path from 'node:path';
 import {
@@ -24,6 +24,7 @@ import type { Scenario } from '../../../common/scenario/schema';
 import type { Embedder, LanguageModel } from '../../models/types';
 import { listCheckpoints } from '../sim/checkpoint';
 import { Clock } from '../sim/Clock';
+import { acquireLock, LOCK_FILE, releaseLock, restoreLock } from '../sim/runLock';
 import { Simulation } from '../sim/Simulation';
 import type { Fact } from './diffusion';
 import { evaluateRun, type RunEvaluation } from './evaluateRun';
@@ -98,9 +99,10 @@ export interface ExperimentStatus {
 export interface ExperimentHooks {
   /**
    * Checked after every step, before each cell and evaluation, and before each evaluation
-   * model call: when aborted, the cell in progress writes a checkpoint (an evaluation in
-   * progress is dropped, to be asked again) and the runner throws {@link ExperimentCancelled};
-   * running the same plan again resumes from there.
+   * model call: when aborted, the cell in progress is closed (a checkpoint of its step, and the
+   * logged steps a resume had not re-run yet kept in the log: Simulation.close) and releases its
+   * lock (an evaluation in progress is dropped, to be asked again), and the runner throws
+   * {@link ExperimentCancelled}; running the same plan again resumes from there.
    */
   signal?: AbortSignal;
   /** After every step of a cell's run, and when a cell's evaluation starts. */
@@ -227,6 +229,13 @@ function recordsConditions(runDir: string, conditions: RunConditions): boolean {
 /**
  * Brings one cell's run to `plan.steps` steps: creates it, resumes it, or leaves a finished one
  * alone. A cell that crashed before its first checkpoint has nothing to resume and is restarted.
+ *
+ * A cell with work left is run under its `live.lock` (sim/runLock.ts), taken before any model
+ * loads: a cell another living process holds (another studio's Lab, `simulacra experiment` on
+ * the same folder, `simulacra run --resume` on the cell) is refused with a `RunLockedError`
+ * naming that process; a lock whose process is gone is taken over. The lock is released when
+ * the cell stops — finished, cancelled or failed — and a stale lock taken over is put back when
+ * the resume is refused before anything was written.
  */
 async function runCell(
   cell: Cell,
@@ -238,56 +247,88 @@ async function runCell(
   index: { cell: number; cells: number },
 ): Promise<void> {
   const label = `${cell.condition} seed ${cell.seed}`;
-  const checkpoints = existsSync(cell.runDir) ? listCheckpoints(cell.runDir) : [];
-  if (checkpoints.length > 0 && checkpoints[checkpoints.length - 1] >= plan.steps) {
+  if (isFinished(cell, plan)) {
     progress(`${label}: run finished earlier, skipped`);
     return;
   }
-  const deps = await getDeps();
-  let sim: Simulation;
-  if (checkpoints.length === 0) {
-    // Only this runner writes inside cells/, so an unfinished cell folder is ours to clear.
-    rmSync(cell.runDir, { recursive: true, force: true });
-    mkdirSync(path.dirname(cell.runDir), { recursive: true });
-    // No cross-run policy store: every cell starts from the same empty lifestyle policies, so
-    // cells stay independent of the order they ran in.
-    sim = await Simulation.create(
-      cellScenario(plan.scenario, cell.seed, condition.conditions),
-      cell.runDir,
-      deps,
-      { snapshotEverySteps: plan.snapshotEverySteps, conditions: condition.conditions },
-    );
-    progress(`${label}: started`);
-  } else {
-    sim = Simulation.resume(cell.runDir, deps);
-    progress(`${label}: resumed at step ${sim.step}`);
-  }
-  const every = Math.max(1, Math.round(plan.steps / 4));
-  const status = () =>
-    hooks.onStatus?.({
-      ...index,
-      condition: cell.condition,
-      seed: cell.seed,
-      phase: 'run',
-      step: sim.step,
-      steps: plan.steps,
-      gameTime: sim.gameTime,
-      clock: sim.clock.label(sim.gameTime),
-    });
-  status();
-  while (sim.step < plan.steps) {
-    if (hooks.signal?.aborted) {
-      sim.checkpoint(); // the resume point: nothing done so far is lost
-      progress(`${label}: cancelled at step ${sim.step}`);
-      throw new ExperimentCancelled(`at step ${sim.step} of ${label}`);
+  mkdirSync(cell.runDir, { recursive: true });
+  const pid = process.pid;
+  // '' once the cell is ours to release (or there was no lock); else the stale lock taken over.
+  let stale = acquireLock(cell.runDir, pid, `cell ${label} (${cell.runDir})`);
+  try {
+    // Read again under the lock: another process may have moved the cell on meanwhile.
+    if (isFinished(cell, plan)) {
+      progress(`${label}: run finished earlier, skipped`);
+      return;
     }
-    await sim.run(1);
+    const checkpoints = listCheckpoints(cell.runDir);
+    const deps = await getDeps();
+    let sim: Simulation;
+    if (checkpoints.length === 0) {
+      // Only this runner writes inside cells/, so an unfinished cell folder is ours to clear
+      // (all but the lock just taken).
+      stale = '';
+      clearBesidesLock(cell.runDir);
+      // No cross-run policy store: every cell starts from the same empty lifestyle policies, so
+      // cells stay independent of the order they ran in.
+      sim = await Simulation.create(
+        cellScenario(plan.scenario, cell.seed, condition.conditions),
+        cell.runDir,
+        deps,
+        { snapshotEverySteps: plan.snapshotEverySteps, conditions: condition.conditions },
+      );
+      progress(`${label}: started`);
+    } else {
+      // Refused (a damaged run) before anything is written: the stale lock goes back.
+      sim = Simulation.resume(cell.runDir, deps);
+      stale = '';
+      progress(`${label}: resumed at step ${sim.step}`);
+    }
+    const every = Math.max(1, Math.round(plan.steps / 4));
+    const status = () =>
+      hooks.onStatus?.({
+        ...index,
+        condition: cell.condition,
+        seed: cell.seed,
+        phase: 'run',
+        step: sim.step,
+        steps: plan.steps,
+        gameTime: sim.gameTime,
+        clock: sim.clock.label(sim.gameTime),
+      });
     status();
-    if (sim.step % every === 0 || sim.step === plan.steps) {
-      progress(`${label}: step ${sim.step}/${plan.steps} (${sim.clock.label(sim.gameTime)})`);
+    while (sim.step < plan.steps) {
+      if (hooks.signal?.aborted) {
+        // The resume point: a snapshot of this step, and the logged steps a resume has not
+        // re-run yet put back in the log after it (Simulation.close), so nothing is lost.
+        sim.close();
+        progress(`${label}: cancelled at step ${sim.step}`);
+        throw new ExperimentCancelled(`at step ${sim.step} of ${label}`);
+      }
+      await sim.run(1);
+      status();
+      if (sim.step % every === 0 || sim.step === plan.steps) {
+        progress(`${label}: step ${sim.step}/${plan.steps} (${sim.clock.label(sim.gameTime)})`);
+      }
     }
+    sim.close();
+  } finally {
+    if (stale !== '') restoreLock(cell.runDir, stale);
+    else releaseLock(cell.runDir, pid);
   }
-  sim.checkpoint();
+}
+
+/** The cell's run has a checkpoint at (or past) the plan's last step. */
+function isFinished(cell: Cell, plan: ExperimentPlan): boolean {
+  const checkpoints = existsSync(cell.runDir) ? listCheckpoints(cell.runDir) : [];
+  return checkpoints.length > 0 && checkpoints[checkpoints.length - 1] >= plan.steps;
+}
+
+/** Empties a cell folder that holds no run to resume, keeping the lock held on it. */
+function clearBesidesLock(runDir: string): void {
+  for (const entry of readdirSync(runDir)) {
+    if (entry !== LOCK_FILE) rmSync(path.join(runDir, entry), { recursive: true, force: true });
+  }
 }
 
 /**

@@ -8,21 +8,9 @@ import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { RunDamagedError } from './runFiles';
 import { DiskFullError, isDiskFull, nodeDisk, truncateTornTail, type RunDisk } from './runDisk';
+import type { LogEvent, LogLine } from './types';
 
-/** Any event line; `type` says which, `step` is the step it belongs to (-1: run setup). */
-export interface LogEvent {
-  type: string;
-  step: number;
-  [field: string]: unknown;
-}
-
-/** One complete line of a log: its text as written (without the newline) and its event. */
-export interface LogLine {
-  text: string;
-  event: LogEvent;
-  /** 1-based line number in the file. */
-  line: number;
-}
+export type { LogEvent, LogLine } from './types';
 
 /** What to do about a damaged log: nothing was changed, so the run can be mended or forked. */
 export const LOG_REMEDY =

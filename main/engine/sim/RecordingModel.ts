@@ -12,6 +12,7 @@
 import { hashRequest, type ReplayRecord } from '../../models/replay';
 import { parseJsonOutput } from '../../models/json-output';
 import type { CompletionRequest, CompletionResult, LanguageModel } from '../../models/types';
+import type { LogEvent } from './types';
 
 /** One logged call: the replay record plus the prompt, for the inspector. */
 export interface LoggedCall extends ReplayRecord {
@@ -127,4 +128,34 @@ export class RecordingModel implements LanguageModel {
     if (request.agentId !== undefined) call.agentId = request.agentId;
     this.onCall(call, step);
   }
+}
+
+/**
+ * `inner` with each call logged through `append` under `step` and without a sequence number:
+ * a call outside the run (an interview that changes nothing), which a replay never asks for.
+ */
+export function unrecordedModel(
+  inner: LanguageModel,
+  step: number,
+  append: (event: LogEvent) => void,
+): LanguageModel {
+  return {
+    id: inner.id,
+    tokenizer: inner.tokenizer,
+    async complete(request) {
+      const result = await inner.complete(request);
+      append({
+        type: 'llm',
+        step,
+        fn: request.fn,
+        agentId: request.agentId,
+        messages: request.messages,
+        output: { text: result.text, finishReason: result.finishReason },
+        usage: result.usage,
+        ms: result.ms,
+      });
+      return result;
+    },
+    dispose: async () => {},
+  };
 }

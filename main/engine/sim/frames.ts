@@ -24,7 +24,6 @@ import { TileWorld, tileWorldSnapshotSchema } from '../world/TileWorld';
 import type { Tile } from '../world/tile';
 import { checkpointStateFile, listCheckpoints } from './checkpoint';
 import { Clock } from './Clock';
-import type { LogEvent } from './EventLog';
 import { logCache } from './logCache';
 import {
   BETWEEN_STEP_TYPES,
@@ -33,12 +32,10 @@ import {
   readRunParent,
   readRunScenario,
 } from './runFiles';
-import type { Simulation, StepRecord } from './Simulation';
+import type { AgentLook, LogEvent, StepRecord } from './types';
 
 /** A frame as the engine produces it; the run service adds the run id. */
 export type Frame = Omit<RunFrame, 'runId'>;
-/** An agent's frame fields other than its position (moves carry that). */
-export type AgentLook = Omit<AgentFrame, 'x' | 'y'>;
 
 /** What a frame needs of an agent: a live {@link Agent} or an agent snapshot both fit. */
 export interface FrameSource {
@@ -97,13 +94,27 @@ export function objectsOf(world: TileWorld): Frame['objects'] {
     .sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
 }
 
+/**
+ * What a live frame is read from: a Simulation (sim/Simulation.ts) fits, named by what it
+ * offers so this view does not import the simulation.
+ */
+export interface LiveTown {
+  readonly scenario: Scenario;
+  readonly agents: readonly FrameSource[];
+  readonly world: TileWorld;
+  readonly clock: Clock;
+  /** Steps completed so far, and game seconds at the beginning of the next step. */
+  readonly step: number;
+  readonly gameTime: number;
+}
+
 /** Every agent's frame in a simulation at game seconds `now`, in agent order. */
-export function agentFrames(sim: Simulation, now = sim.gameTime): AgentFrame[] {
+export function agentFrames(sim: LiveTown, now = sim.gameTime): AgentFrame[] {
   return sim.agents.map((a) => agentFrame(a, spriteOf(sim.scenario, a), now));
 }
 
-/** The live frame: the simulation after {@link Simulation.step} steps. */
-export function currentFrame(sim: Simulation): Frame {
+/** The live frame: the simulation after `sim.step` steps. */
+export function currentFrame(sim: LiveTown): Frame {
   const now = sim.gameTime;
   return {
     step: sim.step,

@@ -23,7 +23,7 @@ import type { AgentEvent } from '../world/perceive';
 import type { TileWorld } from '../world/TileWorld';
 import type { Tile } from '../world/tile';
 import { Rng } from './rng';
-import type { StepRecord } from './stepRecord';
+import type { StepRecord } from './types';
 
 /** An entry of a step record with the index of the agent it is ordered by. */
 export type Ordered<T> = [order: number, entry: T];

@@ -10,7 +10,7 @@
  */
 import type { Agent } from '../agent/Agent';
 import type { TileWorld } from '../world/TileWorld';
-import type { StepRecord } from './stepRecord';
+import type { StepRecord } from './types';
 
 /** The object `agent` holds now and the state it gives it, or null. */
 export function holdOf(agent: Agent, world: TileWorld): { address: string; state: string } | null {

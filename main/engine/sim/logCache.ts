@@ -6,7 +6,7 @@
  * inode — or a torn tail is cut off; either starts the file over.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import type { LogEvent } from './EventLog';
+import type { LogEvent } from './types';
 
 interface Entry {
   /** Inode and creation time: a file deleted and written again under the same name differs. */

@@ -17,7 +17,7 @@ import { formatPath } from '../../../common/scenario/errors';
 import type { Scenario } from '../../../common/scenario/schema';
 import { validateScenario } from '../../../common/scenario/validate';
 import { listCheckpoints, readCheckpoint, type Checkpoint } from './checkpoint';
-import { EventLog, LOG_REMEDY, type LogLine } from './EventLog';
+import { EventLog, LOG_REMEDY } from './EventLog';
 import {
   BETWEEN_STEP_TYPES,
   CHECKPOINT_LINE,
@@ -28,7 +28,7 @@ import {
 } from './runFiles';
 import { DiskFullError, isDiskFull, nodeDisk, type RunDisk } from './runDisk';
 import { isRecordedCall, readRunInfo, RUN_FILE_REMEDY } from './runScript';
-import type { RunInfo } from './Simulation';
+import type { LogLine, RunInfo } from './types';
 
 /** A run folder read and checked for resuming. */
 export interface CheckedRun {

@@ -2,7 +2,8 @@
  * The layout of a run directory and the log line types that views of a run (frames, stats)
  * share with the simulation, kept apart from Simulation.ts so those views do not import it.
  *
- *   runs/<id>/run.json  scenario.json  events.ndjson  snapshots/<step>/
+ *   runs/<id>/run.json  scenario.json  events.ndjson  policies.json  snapshots/<step>/
+ *             live.lock (runLock.ts)
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,8 @@ import { logCache } from './logCache';
 export const RUN_FILE = 'run.json';
 export const SCENARIO_FILE = 'scenario.json';
 export const LOG_FILE = 'events.ndjson';
+/** The run's copy of the lifestyle policies it started with (replay starts from it). */
+export const POLICIES_FILE = 'policies.json';
 
 /**
  * Where a resume keeps the log lines it drops (the steps after the last snapshot, re-run from

@@ -9,11 +9,15 @@ import type { Conversation } from '../agent/converse';
 import { tokenProfileSchema } from '../prompts/tokenProfile';
 import type { TileWorld } from '../world/TileWorld';
 import type { Tile } from '../world/tile';
-import type { LogEvent } from './EventLog';
 import type { Rng } from './rng';
 import { BETWEEN_STEP_TYPES, RUN_FILE, RunDamagedError } from './runFiles';
-import type { RunInfo } from './Simulation';
-import type { InterventionOutcome, QueuedIntervention, StepRecord } from './stepRecord';
+import type {
+  InterventionOutcome,
+  LogEvent,
+  QueuedIntervention,
+  RunInfo,
+  StepRecord,
+} from './types';
 
 /** The conversations of residents' `say` lines among applied interventions. */
 export function saidIn(

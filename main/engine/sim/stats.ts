@@ -8,9 +8,9 @@ import path from 'node:path';
 import type { RunStats } from '../../../common/api/runs';
 import type { Scenario } from '../../../common/scenario/schema';
 import { Clock } from './Clock';
-import type { LogEvent } from './EventLog';
 import { logCache } from './logCache';
 import { LOG_FILE, readRunScenario, type LoggedConversation } from './runFiles';
+import type { LogEvent } from './types';
 
 /** A log already read, with the scenario of its run. */
 export interface StatsSource {

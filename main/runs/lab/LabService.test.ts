@@ -1,3 +1,5 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import {
   existsSync,
   mkdirSync,
@@ -12,12 +14,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { InputOf, OutputOf } from '../../../common/api/contract';
 import { labContract, type LabContract } from '../../../common/api/lab';
 import { runsContract, type RunSummary } from '../../../common/api/runs';
+import { BASELINE_CONDITIONS } from '../../../common/runs/conditions';
 import { serveApi } from '../../api/serve';
 import { FilePolicyStore, policyKey } from '../../engine/agent/policyStore';
 import type { LifestylePolicy } from '../../engine/agent/costLayerState';
-import { runExperiment } from '../../engine/eval/experiment';
+import { cellScenario, runExperiment } from '../../engine/eval/experiment';
 import { evaluationSchema, resolveDesign } from '../../engine/eval/experimentConfig';
 import { listCheckpoints } from '../../engine/sim/checkpoint';
+import { EventLog } from '../../engine/sim/EventLog';
+import { LOCK_FILE } from '../../engine/sim/runLock';
+import { LOG_FILE } from '../../engine/sim/runFiles';
+import { Simulation } from '../../engine/sim/Simulation';
 import { HashEmbedder, ScriptedModel } from '../../engine/testing/ScriptedModel';
 import { buildTestScenario } from '../../engine/testing/testTown';
 import { townScript } from '../../engine/testing/townScript';
@@ -406,6 +413,111 @@ describe('the Lab (scripted model)', () => {
   });
 });
 
+describe('experiment cells under their live.lock (scripted model)', () => {
+  it('refuses a cell another process holds, naming its pid; runs it once that process is gone', async () => {
+    const t = setup();
+    const created = await t.call('lab.createExperiment', createInput({ start: false }));
+    const seed = buildTestScenario().settings.seed;
+    const expDir = path.join(t.dataDir, 'experiments', created.id);
+    // Another process (a second studio's Lab, `simulacra experiment` on this folder) holds the
+    // second cell.
+    const held = path.join(expDir, 'cells', 'cost-layer', `seed-${seed}`);
+    mkdirSync(held, { recursive: true });
+    const other = await otherProcess();
+    const lockText = JSON.stringify({ pid: other.pid, since: new Date().toISOString() });
+    writeFileSync(path.join(held, LOCK_FILE), lockText);
+
+    await t.call('lab.startExperiment', { id: created.id });
+    await t.lab.idle();
+    const [stopped] = await t.call('lab.listExperiments', {});
+    expect(stopped).toMatchObject({ status: 'incomplete', cellsDone: 1, hasReport: false });
+    expect(stopped.message).toBe(
+      `cell cost-layer seed ${seed} (${held}) is live in another process (pid ${other.pid}); ` +
+        `close it there first — or, if that process is stuck, end it (kill ${other.pid}) and ` +
+        'try again',
+    );
+    // The held cell was not touched: nothing written beside the other process's lock.
+    expect(readdirSync(held)).toEqual([LOCK_FILE]);
+    expect(readFileSync(path.join(held, LOCK_FILE), 'utf8')).toBe(lockText);
+    expect(progressOf(t.events, created.id).some((p) => p.condition === 'cost-layer')).toBe(false);
+    // The cell the Lab ran is unlocked again.
+    const ran = path.join(expDir, 'cells', 'baseline', `seed-${seed}`);
+    expect(existsSync(path.join(ran, LOCK_FILE))).toBe(false);
+
+    // That process ends (its lock stays, naming a dead pid): the Lab takes the lock over.
+    await ended(other);
+    await t.call('lab.startExperiment', { id: created.id });
+    await t.lab.idle();
+    const [done] = await t.call('lab.listExperiments', {});
+    expect(done).toMatchObject({ status: 'done', cellsDone: 2, message: null });
+    expect(existsSync(path.join(held, LOCK_FILE))).toBe(false);
+    expect(listCheckpoints(held).at(-1)).toBe(3);
+  });
+
+  it('cancel while resuming a crashed cell keeps every logged step in its log', async () => {
+    let clock = 0;
+    const t = setup({ now: () => (clock += 1000) });
+    // 6 steps per cell, one cell.
+    const created = await t.call(
+      'lab.createExperiment',
+      createInput({ start: false, gameMinutes: 6, conditions: [{ name: 'baseline' }] }),
+    );
+    const seed = buildTestScenario().settings.seed;
+    const runDir = path.join(
+      t.dataDir,
+      'experiments',
+      created.id,
+      'cells',
+      'baseline',
+      `seed-${seed}`,
+    );
+    // A Lab that died after logging 4 steps of the cell: its only snapshot is step 0's, and its
+    // lock names a process that is gone.
+    mkdirSync(path.dirname(runDir), { recursive: true });
+    const crashed = await Simulation.create(
+      cellScenario(buildTestScenario(), seed, BASELINE_CONDITIONS),
+      runDir,
+      { model: scripted(), embedder: new HashEmbedder() },
+      { snapshotEverySteps: 100, conditions: BASELINE_CONDITIONS },
+    );
+    await crashed.run(4);
+    writeFileSync(path.join(runDir, LOCK_FILE), JSON.stringify({ pid: 2 ** 22 + 12345 }));
+    const stepsLogged = () =>
+      EventLog.read(path.join(runDir, LOG_FILE))
+        .events.filter((e) => e.type === 'step')
+        .map((e) => e.step);
+    expect(stepsLogged()).toEqual([0, 1, 2, 3]);
+    expect(listCheckpoints(runDir)).toEqual([0]);
+
+    // Cancel as soon as the resume has re-run a step.
+    let cancelAt: number | null = null;
+    t.listeners.push((e) => {
+      if (cancelAt !== null || e.event !== 'lab.onDidExperimentProgress') return;
+      if ((e.payload.step as number) < 1) return;
+      cancelAt = e.payload.step as number;
+      void t.call('lab.cancelExperiment', { id: created.id });
+    });
+    await t.call('lab.startExperiment', { id: created.id });
+    await t.lab.idle();
+    const [stopped] = await t.call('lab.listExperiments', {});
+    expect(stopped.message).toMatch(/^experiment cancelled at step \d of baseline seed \d+;/);
+    const at = listCheckpoints(runDir).at(-1)!;
+    expect(at).toBeGreaterThanOrEqual(cancelAt!);
+    expect(at).toBeLessThan(4); // stopped inside the logged steps
+    // Every logged step is still in the log: those re-run, and after the cancel's snapshot
+    // those not re-run yet (Simulation.close), which the next resume re-runs.
+    expect(stepsLogged()).toEqual([0, 1, 2, 3]);
+    expect(existsSync(path.join(runDir, LOCK_FILE))).toBe(false);
+
+    await t.call('lab.startExperiment', { id: created.id });
+    await t.lab.idle();
+    const [done] = await t.call('lab.listExperiments', {});
+    expect(done).toMatchObject({ status: 'done', cellsDone: 1, message: null });
+    expect(stepsLogged()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(existsSync(path.join(runDir, LOCK_FILE))).toBe(false);
+  });
+});
+
 describe('opening an experiment cell in the run view (scripted model)', () => {
   it('forks a cell into an ordinary run and leaves the cell byte-for-byte as it was', async () => {
     const t = setup();
@@ -646,4 +758,21 @@ function treeOf(dir: string): [string, Buffer][] {
 function readdirOne(dir: string): string {
   const [only] = readdirSync(dir);
   return only;
+}
+
+/** A living process that is not this one, to stand for another studio or CLI. */
+async function otherProcess(): Promise<ChildProcess & { pid: number }> {
+  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], {
+    stdio: 'ignore',
+  });
+  await once(child, 'spawn');
+  cleanups.push(() => ended(child));
+  return child as ChildProcess & { pid: number };
+}
+
+async function ended(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exit = once(child, 'exit');
+  child.kill('SIGKILL');
+  await exit;
 }

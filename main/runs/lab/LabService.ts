@@ -34,7 +34,13 @@ import type { Embedder, LanguageModel } from '../../models/types';
 import type { ModelLoader } from '../modelCache';
 import { ExperimentEta } from './eta';
 import { LAB_FILE, labFileSchema, type LabFile } from './labFile';
-import { claimRunDir, readStudioRun, runDirOf, STUDIO_RUN_FILE } from '../runFolder';
+import {
+  claimRunDir,
+  readStudioRun,
+  runDirOf,
+  RunLockedError,
+  STUDIO_RUN_FILE,
+} from '../runFolder';
 import { batteryFor } from '../../engine/eval/battery';
 import { FrozenRun } from '../../engine/eval/frozenRun';
 import { listCheckpoints } from '../../engine/sim/checkpoint';
@@ -142,7 +148,7 @@ export class LabService {
     };
   }
 
-  /** Cancels the running experiment (its cell checkpoints) and waits for it to stop. */
+  /** Cancels the running experiment (its cell closes at its step) and waits for it to stop. */
   async dispose(): Promise<void> {
     const r = this.running;
     if (!r) return;
@@ -447,8 +453,10 @@ export class LabService {
       });
       writeReport(result, dir);
     } catch (error) {
+      // A cancel, and a cell another process holds (its lock: the message names the process
+      // and what to do), are stops, not failures.
       message =
-        error instanceof ExperimentCancelled
+        error instanceof ExperimentCancelled || error instanceof RunLockedError
           ? error.message
           : `failed: ${(error as Error).message ?? String(error)}`;
     } finally {
