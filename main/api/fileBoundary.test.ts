@@ -25,7 +25,7 @@ import { simMethods, studioMethods, type SimContract } from '../../common/api/st
 import { buildTestScenario } from '../engine/testing/testTown';
 import { HashEmbedder } from '../engine/testing/ScriptedModel';
 import { LINKED_MODELS_FILE } from '../models/manager/linked-models';
-import { RunService } from '../runs/RunService';
+import { inProcessStudio } from '../runs/test-support/inProcessStudio';
 import { localModelLoader } from '../runs/localModels';
 import {
   FILE_BOUNDARY,
@@ -211,23 +211,13 @@ describe('chosen model paths are refused at the edge unless they can only be ope
   it('runs.create with links named like models: refused where opened, no byte of the target told', async () => {
     const dataDir = mkdtempSync(path.join(tmp, 'runs-data-'));
     const product = localModelLoader({});
-    let service: RunService | null = null;
-    const api = createStudioApi({
-      templatesDir: path.resolve(import.meta.dirname, '../../templates'),
-      dataDir,
-      transport: 'web',
-      version: 'test',
-      runs: (emit) => {
-        service = new RunService({
-          dataDir,
-          emit,
-          // The product's chat loader (the GGUF header is read before anything else), and an
-          // embedder double so that only the chat model is opened.
-          models: { chat: product.chat, embedding: async () => new HashEmbedder() },
-        });
-        return service.handlers();
-      },
+    // The product's chat loader (the GGUF header is read before anything else), and an
+    // embedder double so that only the chat model is opened.
+    const studio = inProcessStudio(dataDir, {
+      chat: product.chat,
+      embedding: async () => new HashEmbedder(),
     });
+    const api = studio.api;
     const outsideData = () => tree(tmp).filter((f) => !f.startsWith(path.basename(dataDir)));
     try {
       const before = outsideData();
@@ -249,7 +239,7 @@ describe('chosen model paths are refused at the edge unless they can only be ope
         SECRET_BITS.every((bit) => !e.message.includes(bit)),
       );
     } finally {
-      await (service as RunService | null)?.dispose();
+      await studio.service()?.dispose();
     }
   });
 });

@@ -20,11 +20,8 @@ import type { ClientOf } from '../../common/api/contract';
 import { studioContract } from '../../common/api/studio';
 import { webSocketTransport } from '../../common/api/transports';
 import type { ServedApi } from '../api/serve';
-import { createStudioApi } from '../api/studio';
-import { HashEmbedder, ScriptedModel } from '../engine/testing/ScriptedModel';
 import { buildTestScenario } from '../engine/testing/testTown';
-import { townScript } from '../engine/testing/townScript';
-import { RunService } from '../runs/RunService';
+import { inProcessStudio, type InProcessStudio } from '../runs/test-support/inProcessStudio';
 import { startWebHost, type WebHost } from './server';
 import {
   closedOrCloseFrame,
@@ -69,7 +66,7 @@ async function inBatches<T>(tasks: (() => Promise<T>)[], width = 8): Promise<T[]
 }
 
 let host: WebHost;
-let service: RunService;
+let studio: InProcessStudio;
 let dataDir: string;
 let staticDir: string;
 
@@ -77,30 +74,15 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'host-fuzz-data-'));
   staticDir = mkdtempSync(path.join(os.tmpdir(), 'host-fuzz-static-'));
   writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>studio</title>');
-  const studio = createStudioApi({
-    templatesDir: path.resolve(import.meta.dirname, '../../templates'),
-    dataDir,
-    transport: 'web',
-    version: 'test',
-    runs: (emit) => {
-      service = new RunService({
-        dataDir,
-        emit,
-        models: {
-          chat: async () => new ScriptedModel(townScript()),
-          embedding: async () => new HashEmbedder(),
-        },
-      });
-      return service.handlers();
-    },
-  });
+  studio = inProcessStudio(dataDir);
+  const served = studio.api;
   // Two methods no contract has, whose dispatch itself fails (a bug in a transport's layer).
   const api: ServedApi = {
-    ...studio,
+    ...served,
     dispatch(method, input) {
       if (method === 'test.rejects') return Promise.reject(new Error('dispatch rejected'));
       if (method === 'test.throws') throw new Error('dispatch threw');
-      return studio.dispatch(method, input);
+      return served.dispatch(method, input);
     },
   };
   // The renderer's transport uses the browser WebSocket; Node 20 has none, so lend it ws's.
@@ -109,7 +91,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await service?.dispose();
+  await studio.service()?.dispose();
   await host?.close();
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(staticDir, { recursive: true, force: true });

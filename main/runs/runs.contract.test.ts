@@ -15,38 +15,20 @@ import { ApiError } from '../../common/api/protocol';
 import type { RunFrame } from '../../common/api/runs';
 import { studioContract } from '../../common/api/studio';
 import { webSocketTransport } from '../../common/api/transports';
-import { createStudioApi } from '../api/studio';
-import { HashEmbedder, ScriptedModel } from '../engine/testing/ScriptedModel';
 import { buildTestScenario } from '../engine/testing/testTown';
-import { townScript } from '../engine/testing/townScript';
 import { startWebHost, type WebHost } from '../host/server';
-import { RunService } from './RunService';
+import { inProcessStudio, type InProcessStudio } from './test-support/inProcessStudio';
 
 let host: WebHost;
-let service: RunService;
+let studio: InProcessStudio;
 let client: ClientOf<typeof studioContract>;
 
 beforeAll(async () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'runs-contract-'));
   const staticDir = mkdtempSync(path.join(os.tmpdir(), 'runs-static-'));
   writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>t</title>');
-  const api = createStudioApi({
-    templatesDir: path.resolve(import.meta.dirname, '../../templates'),
-    dataDir,
-    transport: 'web',
-    version: 'test',
-    runs: (emit) => {
-      service = new RunService({
-        dataDir,
-        emit,
-        models: {
-          chat: async () => new ScriptedModel(townScript()),
-          embedding: async () => new HashEmbedder(),
-        },
-      });
-      return service.handlers();
-    },
-  });
+  studio = inProcessStudio(dataDir);
+  const api = studio.api;
   // The renderer's transport uses the browser WebSocket; Node 20 has none, so lend it ws's.
   (globalThis as { WebSocket?: unknown }).WebSocket = WebSocket;
   host = await startWebHost({ api, staticDir });
@@ -57,7 +39,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await service?.dispose();
+  await studio.service()?.dispose();
   await host?.close();
 });
 
