@@ -6,9 +6,10 @@
  * re-planning. The transcript and the summaries are printed whole, so a failure shows what the
  * model said.
  *
- * What holds on a model this small: every line is English of a few words, no line says again
- * what was said (a line that echoes an earlier one is asked again in other words, and a second
- * echo ends the chat), and both remember the conversation, by a topic rather than a line of it
+ * What holds on a model this small: every line it answers is English of a few words (the
+ * echo guard — a line that echoes an earlier one is asked again in other words, and a second
+ * echo ends the chat — is code, tested with a scripted model in converse.test.ts), and both
+ * remember the conversation, by a topic rather than a line of it
  * (issue 25: "conversing with Marisol Okafor about I am sorry to hear that."). That the partner
  * answers is not asserted: SmolLM2-135M often only echoes, and the chat then ends after the
  * opening line.
@@ -43,6 +44,8 @@ describe.skipIf(!models || !dictionary)('a conversation on SmolLM2-135M-Instruct
   let chat: Conversation;
   let agents: Agent[];
   const relationships: string[] = [];
+  // Every line the model answered, the ones the echo guard refused included.
+  const answers: string[] = [];
 
   beforeAll(async () => {
     model = await createLlamaLanguageModel({ modelPath: models!.llm, gpu: false, threads: 1 });
@@ -56,6 +59,9 @@ describe.skipIf(!models || !dictionary)('a conversation on SmolLM2-135M-Instruct
       tokenizer: model.tokenizer,
       async complete(request) {
         const result = await model.complete(request);
+        if (request.fn === 'converse.turn') {
+          answers.push((result.json as { utterance: string }).utterance);
+        }
         if (request.fn === 'converse.relationship') {
           relationships.push(
             `${request.agentId}: ${(result.json as { relationship: string }).relationship}`,
@@ -118,6 +124,9 @@ describe.skipIf(!models || !dictionary)('a conversation on SmolLM2-135M-Instruct
         `"${chat.topic}", ${((performance.now() - started) / 1000).toFixed(0)} s):\n` +
         chat.transcript.map((l) => `  ${l}`).join('\n') +
         `\nChat memory: ${agents[0].memory.latest(['chat'], 1)[0]?.description}` +
+        `\nLines the model answered (${answers.length}; ` +
+        `${answers.length - chat.transcript.length} refused as echoes or after the end):\n` +
+        answers.map((l) => `  ${l}`).join('\n') +
         `\nHow each speaker stood with the other, before each line:\n` +
         relationships.map((l) => `  ${l}`).join('\n'),
     );
@@ -128,17 +137,19 @@ describe.skipIf(!models || !dictionary)('a conversation on SmolLM2-135M-Instruct
     await embedder?.dispose();
   });
 
-  it('every line is English of a few words, none says again what was said, and the chat is remembered', () => {
+  it('every line the model answers is English of a few words, and the chat is remembered', () => {
     const text = chat.transcript.join('\n');
-    const lines = chat.transcript.map((l) => l.slice(l.indexOf(':') + 1).trim());
-    expect(lines.length, text).toBeGreaterThanOrEqual(1);
+    expect(chat.transcript.length, text).toBeGreaterThanOrEqual(1);
     expect(chat.transcript[0].startsWith(`${agents[0].name}: `), text).toBe(true);
-    for (const line of lines)
-      expect(dictionary!.words(line).length, text).toBeGreaterThanOrEqual(3);
-    expect(dictionary!.englishShare(text), text).toBeGreaterThanOrEqual(0.8);
-    for (const [i, line] of lines.entries()) {
-      expect(repeatsEarlier(line, chat.transcript.slice(0, i)), text).toBe(false);
-    }
+    // The model's own answers, echoes the guard refused included: nothing in the code makes
+    // them English (the grammar only makes them strings). That no line repeats an earlier
+    // one is enforced by the echo guard, so it is tested with a scripted echoing model in
+    // converse.test.ts, not here.
+    const said = answers.join('\n');
+    expect(answers.length, said).toBeGreaterThanOrEqual(chat.transcript.length);
+    for (const line of answers)
+      expect(dictionary!.words(line).length, said).toBeGreaterThanOrEqual(3);
+    expect(dictionary!.englishShare(said), said).toBeGreaterThanOrEqual(0.8);
     for (const agent of agents) {
       expect(agent.memory.latest(['chat'], 1)[0]?.filling, agent.name).toEqual(chat.transcript);
     }

@@ -123,7 +123,13 @@ describe('reacting and conversing', () => {
       bo: [`Yes, ${echo}`, 'That sounds like a good plan to me', `Well, ${echo}`, echo],
     };
     const h = await harness({
-      'converse.turn': (req) => ({ utterance: lines[req.agentId!].shift(), end: false }),
+      // Once a speaker's lines run out (only without the guard) it takes its leave.
+      'converse.turn': (req) => {
+        const utterance = lines[req.agentId!].shift();
+        return utterance === undefined
+          ? { utterance: 'I have to go now, see you at the meeting', end: true }
+          : { utterance, end: false };
+      },
     });
     const { ada, bo } = h.agents;
     for (const a of [ada, bo]) {
@@ -132,6 +138,11 @@ describe('reacting and conversing', () => {
     }
     h.model.calls.length = 0;
     const chat = await converse(ada, bo, h.mind());
+    // No line of the transcript says again what an earlier one said, though the model did.
+    for (const [i, line] of chat.transcript.entries()) {
+      const words = line.slice(line.indexOf(':') + 1);
+      expect(repeatsEarlier(words, chat.transcript.slice(0, i)), line).toBe(false);
+    }
     // Bo's echo is not said: asked again, in other words and more freely, he answers.
     expect(chat.transcript).toEqual([
       `Ada Lin: ${echo}`,

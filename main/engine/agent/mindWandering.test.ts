@@ -5,7 +5,6 @@ import { harness } from '../testing/harness';
 import type { CostLayerNote } from './costLayerHooks';
 import {
   clusterVectors,
-  sampleWandering,
   sampleWanderingMany,
   wanderingMemories,
   wanderingProbabilities,
@@ -35,6 +34,34 @@ const vectors = [
   unit(0, 0, 0.36, 1),
 ];
 
+/**
+ * Exact chance of each index being among `n` draws when every draw picks a cluster uniformly
+ * and a member uniformly (1/(k·|C_i|) over what is left), a drawn memory leaves its cluster and
+ * an emptied cluster leaves the draw — AGA's rule applied draw after draw, by enumeration.
+ */
+function inclusion(clusters: readonly number[][], n: number, count: number): number[] {
+  const q = new Array<number>(count).fill(0);
+  const walk = (left: number[][], draws: number, weight: number) => {
+    if (draws === 0 || left.length === 0) return;
+    for (const [c, cluster] of left.entries()) {
+      for (const i of cluster) {
+        const w = weight / (left.length * cluster.length);
+        q[i] += w;
+        const rest = left
+          .map((m, j) => (j === c ? m.filter((x) => x !== i) : m))
+          .filter((m) => m.length > 0);
+        walk(rest, draws - 1, w);
+      }
+    }
+  };
+  walk(
+    clusters.map((c) => [...c]),
+    n,
+    1,
+  );
+  return q;
+}
+
 describe('mind wandering', () => {
   it('clusters with DBSCAN as AGA (Euclidean eps 0.3 on unit vectors, minPts 2); noise memories are clusters of their own', () => {
     expect(clusterVectors(vectors)).toEqual([[0, 1, 2], [3, 4, 5, 6], [7, 8], [9], [10]]);
@@ -60,21 +87,40 @@ describe('mind wandering', () => {
     expect(p.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
   });
 
-  it('samples with those probabilities from the seeded generator', () => {
+  it('draws as AGA weighs: the product sampler picks memory i first with probability 1/(k·|C_i|), and all three as one draw after another would', () => {
+    // The sampler the product uses (three distinct memories, `sampleWanderingMany`) with the
+    // generator the product seeds (`wanderingRng`: run seed, agent, game time), over many moments.
     const clusters = clusterVectors(vectors);
     const p = wanderingProbabilities(clusters, vectors.length);
-    const rng = new Rng(42);
-    const n = 60_000;
-    const counts = new Array<number>(vectors.length).fill(0);
-    for (let i = 0; i < n; i++) counts[sampleWandering(clusters, rng)]++;
-    // Seeded, so deterministic; 5 standard errors of slack for the largest p (0.2).
-    counts.forEach((c, i) => expect(Math.abs(c / n - p[i])).toBeLessThan(0.009));
+    const n = 30_000;
+    const first = new Array<number>(vectors.length).fill(0);
+    const drawn = new Array<number>(vectors.length).fill(0);
+    for (let t = 0; t < n; t++) {
+      const picks = sampleWanderingMany(clusters, 3, wanderingRng(7, 'ada', t * 10));
+      expect(new Set(picks).size).toBe(3);
+      first[picks[0]]++;
+      for (const i of picks) drawn[i]++;
+    }
+    // AGA's 1/(k·|C_i|) for the first draw: within 5 standard errors (seeded, so deterministic).
+    first.forEach((c, i) => {
+      const tolerance = 5 * Math.sqrt((p[i] * (1 - p[i])) / n);
+      expect(Math.abs(c / n - p[i]), `memory ${i}: ${c / n} vs ${p[i]}`).toBeLessThan(tolerance);
+    });
+    // Each later draw weighs what is left the same way (drawn memory out, emptied clusters out):
+    // the chance of being among the three, computed exactly from that rule.
+    const inThree = inclusion(clusters, 3, vectors.length);
+    expect(inThree.reduce((a, b) => a + b, 0)).toBeCloseTo(3, 12);
+    drawn.forEach((c, i) => {
+      const q = inThree[i];
+      const tolerance = 5 * Math.sqrt((q * (1 - q)) / n);
+      expect(Math.abs(c / n - q), `memory ${i}: ${c / n} vs ${q}`).toBeLessThan(tolerance);
+    });
     // Same seed, agent and moment → same draw; another moment → an independent stream.
     expect(wanderingRng(1, 'ada', 60).next()).toBe(wanderingRng(1, 'ada', 60).next());
     expect(wanderingRng(1, 'ada', 60).next()).not.toBe(wanderingRng(1, 'ada', 120).next());
   });
 
-  it('draws three distinct memories, each as one draw would', () => {
+  it('draws three distinct memories, and all there are when there are fewer', () => {
     const clusters = clusterVectors(vectors);
     const drawn = sampleWanderingMany(clusters, 3, new Rng(5));
     expect(new Set(drawn).size).toBe(3);

@@ -210,11 +210,10 @@ describe.skipIf(!models || !dictionary)(
         // The wake-up item and at least one activity of the model's own. SmolLM2 sometimes
         // writes one activity several times over ("go to the library to study the pond and
         // study his proposal…"), which counts once (planDaily.ts), so a plan of two is what
-        // it gives then: thin, and the test prints it, but a plan.
+        // it gives then: thin, and the test prints it, but a plan. That no item repeats is
+        // not asserted here: the decoder drops repeats, so it could not fail on this model;
+        // planDaily.test.ts feeds the decoder repeated items instead.
         expect(plan.length, `${persona.firstName}'s plan:\n${text}`).toBeGreaterThanOrEqual(2);
-        expect(new Set(plan).size, `${persona.firstName}'s plan repeats:\n${text}`).toBe(
-          plan.length,
-        );
         expect(share, `${persona.firstName}'s plan:\n${text}`).toBeGreaterThanOrEqual(0.8);
       }
     });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../sim/rng';
-import { routeToAddress } from './destination';
+import { DESTINATION_SAMPLES, routeToAddress } from './destination';
 import { buildOpenSquare } from './testMaps';
 import { TileWorld } from './TileWorld';
 
@@ -37,5 +37,52 @@ describe('routeToAddress', () => {
     const all = new Set(world.tilesOf(PLAZA));
     const route = routeToAddress(world, { x: 0, y: 0 }, PLAZA, all, new Rng(1));
     expect(route).toMatchObject({ kind: 'path', path: [{ x: 0, y: 0 }] });
+  });
+  it('walks to the nearest of 4 tiles drawn uniformly from the free ones: goal distances follow that law (seeded)', () => {
+    // An open 10×10 plaza, the agent on its corner tile, which another agent also claims: it
+    // must walk, to one of the 99 other tiles. Walking distance on an open grid is Manhattan.
+    const world = TileWorld.fromScenario(buildOpenSquare(10));
+    const from = { x: 0, y: 0 };
+    const occupied = new Set([world.indexOf(from)]);
+    const distances = world
+      .tilesOf(PLAZA)
+      .filter((i) => !occupied.has(i))
+      .map((i) => {
+        const t = world.tileAt(i);
+        return t.x + t.y;
+      });
+    const total = distances.length;
+    const choose = (m: number, k: number) => {
+      let c = 1;
+      for (let j = 0; j < k; j++) c = (c * (m - j)) / (j + 1);
+      return c;
+    };
+    // P(goal distance ≥ t) = C(#tiles at ≥ t, 4) / C(#tiles, 4): all 4 sampled tiles that far.
+    const atLeast = (t: number) =>
+      choose(distances.filter((d) => d >= t).length, DESTINATION_SAMPLES) /
+      choose(total, DESTINATION_SAMPLES);
+    const rng = new Rng(11);
+    const n = 4000;
+    const seen: number[] = [];
+    for (let k = 0; k < n; k++) {
+      const route = routeToAddress(world, from, PLAZA, occupied, rng);
+      if (route.kind !== 'path') throw new Error(`no route: ${route.reason}`);
+      expect(route.path.length - 1).toBe(route.goal.x + route.goal.y);
+      seen.push(route.goal.x + route.goal.y);
+    }
+    for (let t = 2; t <= 12; t++) {
+      const expected = atLeast(t);
+      const observed = seen.filter((d) => d >= t).length / n;
+      const tolerance = 5 * Math.sqrt((expected * (1 - expected)) / n) + 1e-9;
+      expect(
+        Math.abs(observed - expected),
+        `P(distance ≥ ${t}): ${observed} vs ${expected}`,
+      ).toBeLessThanOrEqual(tolerance);
+    }
+    // Neither always the nearest tile (no sampling) nor a tile drawn at random (no ranking).
+    const mean = seen.reduce((a, b) => a + b, 0) / n;
+    let exactMean = 0;
+    for (let t = 1; t <= 18; t++) exactMean += atLeast(t);
+    expect(Math.abs(mean - exactMean)).toBeLessThan(0.15);
   });
 });
