@@ -80,7 +80,6 @@ export function RunView() {
                 {townError ? `This run's town cannot be shown: ${townError}` : 'Reading the town…'}
               </div>
             )}
-            <StatusBar />
             <NoticeSlot />
             {summary.failure && !isLive(summary) && <FailureNote summary={summary} />}
             {popover && (
@@ -92,6 +91,8 @@ export function RunView() {
               />
             )}
           </div>
+          {/* Below the map, not over it: the map's bottom rows stay in sight (issue 25). */}
+          <StatusBar />
           <Timeline />
         </>
       ) : (
@@ -196,7 +197,7 @@ function RunToolbar() {
       </button>
       {watching && (
         <span className="run-toolbar__name">
-          <span className="run-toolbar__title" data-testid="run-name" title={summary.id}>
+          <span className="run-toolbar__title" data-testid="run-name" title={summary.name}>
             {summary.name}
           </span>
           <span className={`run-status run-status--${summary.status}`} data-testid="run-status">
