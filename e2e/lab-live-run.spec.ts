@@ -19,7 +19,7 @@ test('the Lab names the live run and will not start an experiment until it is cl
   await dialog.getByTestId('start-run-submit').click();
   await expect(dialog).toBeHidden({ timeout: 120_000 });
   await expect(page.getByTestId('run-status')).toHaveText('paused');
-  const runId = await page.getByTestId('run-name').getAttribute('title');
+  const runId = await page.getByTestId('run-name').getAttribute('data-run-id');
 
   await page.getByTestId('lab-button').click();
   const lab = page.getByTestId('lab-view');

@@ -197,7 +197,12 @@ function RunToolbar() {
       </button>
       {watching && (
         <span className="run-toolbar__name">
-          <span className="run-toolbar__title" data-testid="run-name" title={summary.name}>
+          <span
+            className="run-toolbar__title"
+            data-testid="run-name"
+            data-run-id={summary.id}
+            title={summary.name}
+          >
             {summary.name}
           </span>
           <span className={`run-status run-status--${summary.status}`} data-testid="run-status">
