@@ -15,7 +15,7 @@ import { formatPath } from '../../../common/scenario/errors';
 import { agentSnapshotSchema } from '../agent/Agent';
 import { tileWorldSnapshotSchema } from '../world/TileWorld';
 import { rngSnapshotSchema } from './rng';
-import { RunDamagedError } from './runFiles';
+import { readFailure, RunDamagedError } from './runFiles';
 import { DiskFullError, isDiskFull, nodeDisk, type RunDisk } from './runDisk';
 
 /** A queued intervention, as stored in snapshots and step records. */
@@ -116,6 +116,19 @@ export interface CheckpointExpectations {
 }
 
 /** What to do about a damaged snapshot: the others, and the log, are untouched. */
+/** Makes the errors for `file` of the snapshot after `step`: file, step, field, what to do. */
+function snapshotDamage(runDir: string, step: number, file: string) {
+  return (field: string, problem: string, cause?: unknown) =>
+    new RunDamagedError(
+      file,
+      { step, snapshot: true },
+      field,
+      problem,
+      snapshotRemedy(runDir, step),
+      { cause },
+    );
+}
+
 function snapshotRemedy(runDir: string, step: number): string {
   const earlier = listCheckpoints(runDir).filter((s) => s < step);
   const folder = path.relative(runDir, dirFor(runDir, step));
@@ -134,29 +147,12 @@ export function readCheckpointState(
   expect: CheckpointExpectations = {},
 ): SimSnapshot {
   const file = checkpointStateFile(runDir, step);
-  const damaged = (field: string, problem: string, cause?: unknown) =>
-    new RunDamagedError(
-      file,
-      { step, snapshot: true },
-      field,
-      problem,
-      snapshotRemedy(runDir, step),
-      { cause },
-    );
+  const damaged = snapshotDamage(runDir, step, file);
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw damaged(
-      '',
-      code === 'ENOENT'
-        ? 'missing'
-        : code
-          ? `cannot be read (${(error as Error).message})`
-          : `not valid JSON (${(error as Error).message})`,
-      error,
-    );
+    throw damaged('', readFailure(error), error);
   }
   const parsed = simSnapshotSchema.safeParse(raw);
   if (!parsed.success) {
@@ -242,15 +238,7 @@ export function readCheckpoint(
   const dir = dirFor(runDir, step);
   const embeddings = state.agents.map((agent, i) => {
     const file = path.join(dir, `${agent.id}.f32`);
-    const damaged = (field: string, problem: string, cause?: unknown) =>
-      new RunDamagedError(
-        file,
-        { step, snapshot: true },
-        field,
-        problem,
-        snapshotRemedy(runDir, step),
-        { cause },
-      );
+    const damaged = snapshotDamage(runDir, step, file);
     let bytes: Buffer;
     try {
       bytes = readFileSync(file);

@@ -22,6 +22,7 @@ import {
   BETWEEN_STEP_TYPES,
   CHECKPOINT_LINE,
   LOG_FILE,
+  readFailure,
   RunDamagedError,
   SCENARIO_FILE,
   TAIL_FILE_PATTERN,
@@ -60,19 +61,7 @@ export function readCheckedScenario(runDir: string): Scenario {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new RunDamagedError(
-      file,
-      {},
-      '',
-      code === 'ENOENT'
-        ? 'missing'
-        : code
-          ? `cannot be read (${(error as Error).message})`
-          : `not valid JSON (${(error as Error).message})`,
-      RUN_FILE_REMEDY,
-      { cause: error },
-    );
+    throw new RunDamagedError(file, {}, '', readFailure(error), RUN_FILE_REMEDY, { cause: error });
   }
   const result = validateScenario(raw);
   if (!result.ok) {

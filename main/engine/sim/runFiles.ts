@@ -28,6 +28,15 @@ export const TAIL_FILE_PATTERN = /^events\.tail-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ(
  * step and which field, what is wrong, and what to do. Thrown before anything is written, so
  * the run is as it was.
  */
+/** Why reading a run's JSON file failed: `missing` (or the caller's words), unreadable, or not JSON. */
+export function readFailure(error: unknown, missing = 'missing'): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return missing;
+  return code
+    ? `cannot be read (${(error as Error).message})`
+    : `not valid JSON (${(error as Error).message})`;
+}
+
 export class RunDamagedError extends Error {
   override name = 'RunDamagedError';
 

@@ -10,7 +10,7 @@ import { tokenProfileSchema } from '../prompts/tokenProfile';
 import type { TileWorld } from '../world/TileWorld';
 import type { Tile } from '../world/tile';
 import type { Rng } from './rng';
-import { BETWEEN_STEP_TYPES, RUN_FILE, RunDamagedError } from './runFiles';
+import { BETWEEN_STEP_TYPES, RUN_FILE, readFailure, RunDamagedError } from './runFiles';
 import type {
   InterventionOutcome,
   LogEvent,
@@ -61,14 +61,9 @@ export function readRunInfo(runDir: string): RunInfo {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8')) as typeof raw;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
     throw damaged(
       '',
-      code === 'ENOENT'
-        ? `missing: ${runDir} is not a run folder (or its run.json is gone)`
-        : code
-          ? `cannot be read (${(error as Error).message})`
-          : `not valid JSON (${(error as Error).message})`,
+      readFailure(error, `missing: ${runDir} is not a run folder (or its run.json is gone)`),
       error,
     );
   }
