@@ -5,8 +5,8 @@
  * mid-morning and resumed from its last snapshot, as the studio resumes a crashed run.
  *
  * What a user would check by watching: every resident wakes up and has a daily plan written in
- * English, each moves about and most go to at least two different rooms, no step fails, and the resumed run
- * carries on exactly where the killed one was.
+ * English, each moves about and most go to at least two different rooms, no step fails, and
+ * the resumed run carries on exactly where the killed one was.
  *
  * Skips loudly without the models (`npm run models:test`) or the word list (`wamerican`).
  */
