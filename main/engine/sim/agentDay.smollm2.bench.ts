@@ -1,0 +1,266 @@
+/**
+ * What a person waits for (issue 22 item 1): model time per agent-day and per game hour, on
+ * SmolLM2-135M-Instruct + all-MiniLM-L6-v2 from the test-model cache (skipped loudly without
+ * them), one inference thread, 4 sequences, the out-of-order scheduler and each template's cost
+ * layer: the product's defaults.
+ *
+ *   - llm.model_limit@smollm2-135m — the model's own limit here: prompt tokens evaluated and
+ *     tokens generated per CPU-second (models/testing/modelLimit.ts, no cache);
+ *   - run.model_cpu_per_agent_day@willow-bend — 24 game hours of Willow Bend from its start
+ *     (07:00, so the day's planning and the next morning's are both in), model CPU-seconds per
+ *     resident. Model CPU = the run's CPU-seconds less those of replaying the same run from its
+ *     log (same engine, same embedder, answers from the log): what the model alone cost.
+ *     Beside it, `predicted`: the CPU-seconds the evaluated prompt tokens and generated tokens
+ *     would take at the model's own limit, so the gap is what batching, sampling and
+ *     scheduling add;
+ *   - run.tokens_per_agent_day@willow-bend — evaluated (uncached) prompt tokens and generated
+ *     tokens per agent-day, in all and per cognitive function;
+ *   - llm.kv_share@willow-bend — the share of prompt tokens the KV cache served over that day;
+ *   - run.model_cpu_per_game_hour@harrow-quay — 25 residents: the 07:00 hour (everyone plans
+ *     their day) and the 08:00 hour after it (a typical hour of walking, chatting and
+ *     re-deciding), each with its own CPU-seconds, evaluated and generated tokens, and KV share.
+ *
+ * Every line carries the 1-minute load average, so a figure from a busy machine can be read as
+ * such. Figures are per CPU-second where the machine's load would otherwise decide them.
+ * About 20–40 minutes for Willow Bend's day and 40–60 for Harrow Quay's two hours on 2 cores.
+ * Run: npx tsx main/engine/sim/agentDay.smollm2.bench.ts [willow-bend|harrow-quay] (both by default)
+ */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { reportBench } from '../../../common/bench';
+import { townConditions } from '../../../common/runs/conditions';
+import {
+  createLlamaLanguageModel,
+  type LlamaLanguageModel,
+} from '../../models/llama/llama-language-model';
+import { CostLedger, withLedger, type CostRow } from '../../models/ledger';
+import { cpuSeconds, measureModelLimit, type ModelLimit } from '../../models/testing/modelLimit';
+import { realTestModels, type RealTestModels } from '../../models/testing/test-models';
+import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
+import type { Embedder } from '../../models/types';
+import { readScenarioFolder } from '../../packs/index';
+import { Simulation } from './Simulation';
+
+const TOWNS = ['willow-bend', 'harrow-quay'] as const;
+
+const load1 = () => Number(os.loadavg()[0].toFixed(2));
+const r1 = (n: number) => Number(n.toFixed(1));
+const evaluated = (row: CostRow) => row.promptTokens - row.cachedTokens;
+
+/** Evaluated and generated tokens per agent-day, in all and per function. */
+function tokensPerAgentDay(ledger: CostLedger, agentDays: number) {
+  const per = (row: CostRow) => ({
+    calls: r1(row.calls / agentDays),
+    evaluatedPromptTokens: Math.round(evaluated(row) / agentDays),
+    cachedPromptTokens: Math.round(row.cachedTokens / agentDays),
+    generatedTokens: Math.round(row.completionTokens / agentDays),
+  });
+  return {
+    total: per(ledger.totals),
+    perFunction: Object.fromEntries(
+      Object.entries(ledger.byFunction()).map(([fn, row]) => [fn, per(row)]),
+    ),
+  };
+}
+
+/** CPU-seconds the ledger's tokens would take at the model's own limit. */
+function predictedCpuSeconds(row: CostRow, limit: ModelLimit): number {
+  return (
+    evaluated(row) / limit.promptTokensPerCpuS + row.completionTokens / limit.generateTokensPerCpuS
+  );
+}
+
+interface Measured {
+  cpuSeconds: number;
+  wallSeconds: number;
+  ledger: CostLedger;
+}
+
+/** Runs `steps` of `sim` with a fresh ledger view, printing a line per game hour. */
+async function measure(
+  sim: Simulation,
+  steps: number,
+  ledger: CostLedger,
+  label: string,
+): Promise<Measured> {
+  const before = ledger.totals;
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const perHour = 3600 / sim.scenario.settings.secondsPerStep;
+  for (let done = 0; done < steps; done += perHour) {
+    await sim.run(Math.min(perHour, steps - done));
+    const t = ledger.totals;
+    console.log(
+      `${label}: ${sim.clock.label(sim.clock.gameSecondsAt(sim.step))} — ${t.calls - before.calls} calls, ` +
+        `${cpuSeconds(process.cpuUsage(cpu)).toFixed(0)} CPU-s, ` +
+        `${Math.round((performance.now() - started) / 1000)} s`,
+    );
+  }
+  return {
+    cpuSeconds: cpuSeconds(process.cpuUsage(cpu)),
+    wallSeconds: (performance.now() - started) / 1000,
+    ledger,
+  };
+}
+
+/** The difference of two ledger totals (what a stretch of a run spent). */
+function spent(after: CostRow, before: CostRow): CostRow {
+  return {
+    calls: after.calls - before.calls,
+    failures: after.failures - before.failures,
+    promptTokens: after.promptTokens - before.promptTokens,
+    cachedTokens: after.cachedTokens - before.cachedTokens,
+    completionTokens: after.completionTokens - before.completionTokens,
+    ms: after.ms - before.ms,
+  };
+}
+
+async function willowBendDay(llm: LlamaLanguageModel, embedder: Embedder, limit: ModelLimit) {
+  const town = 'willow-bend';
+  const { scenario } = await readScenarioFolder(
+    path.resolve(import.meta.dirname, '../../../templates', town),
+  );
+  const root = mkdtempSync(path.join(os.tmpdir(), `agent-day-${town}-`));
+  const ledger = new CostLedger();
+  const cpu = process.cpuUsage();
+  const sim = await Simulation.create(
+    scenario,
+    path.join(root, 'live'),
+    { model: withLedger(llm, ledger), embedder },
+    { conditions: townConditions(scenario.settings.costLayer) },
+  );
+  const steps = (24 * 3600) / scenario.settings.secondsPerStep;
+  const day = await measure(sim, steps, ledger, `${town} day`);
+  const liveCpu = cpuSeconds(process.cpuUsage(cpu));
+  sim.close();
+  // The same run again with every answer from its log: engine, embedder and disk, no model.
+  const replayCpu0 = process.cpuUsage();
+  const replay = await Simulation.replay(sim.runDir, path.join(root, 'replay'), embedder);
+  replay.close();
+  const replayCpu = cpuSeconds(process.cpuUsage(replayCpu0));
+  const agents = sim.agents.length;
+  const modelCpu = liveCpu - replayCpu;
+  const totals = ledger.totals;
+  const common = {
+    town,
+    agents,
+    window: `${sim.clock.label(0)} + 24 game hours (seeding included)`,
+    threads: llm.info.threads,
+    scheduling: sim.scheduling,
+    load1: load1(),
+  };
+  reportBench({
+    name: `run.model_cpu_per_agent_day@${town}`,
+    value: r1(modelCpu / agents),
+    unit: 'model CPU-seconds per agent-day',
+    predicted: r1(predictedCpuSeconds(totals, limit) / agents),
+    runCpuSeconds: r1(liveCpu),
+    replayCpuSeconds: r1(replayCpu),
+    wallSeconds: r1(day.wallSeconds),
+    calls: totals.calls,
+    ...common,
+  });
+  reportBench({
+    name: `run.tokens_per_agent_day@${town}`,
+    value: Math.round((evaluated(totals) + totals.completionTokens) / agents),
+    unit: 'evaluated prompt + generated tokens per agent-day',
+    ...tokensPerAgentDay(ledger, agents),
+    ...common,
+  });
+  reportBench({
+    name: `llm.kv_share@${town}`,
+    value: Number((totals.cachedTokens / Math.max(1, totals.promptTokens)).toFixed(3)),
+    unit: 'share of prompt tokens from the KV cache',
+    promptTokens: totals.promptTokens,
+    cachedTokens: totals.cachedTokens,
+    ...common,
+  });
+}
+
+async function harrowQuayHours(llm: LlamaLanguageModel, embedder: Embedder, limit: ModelLimit) {
+  const town = 'harrow-quay';
+  const { scenario } = await readScenarioFolder(
+    path.resolve(import.meta.dirname, '../../../templates', town),
+  );
+  const root = mkdtempSync(path.join(os.tmpdir(), `agent-day-${town}-`));
+  const ledger = new CostLedger();
+  const sim = await Simulation.create(
+    scenario,
+    path.join(root, 'live'),
+    { model: withLedger(llm, ledger), embedder },
+    { conditions: townConditions(scenario.settings.costLayer) },
+  );
+  const hour = 3600 / scenario.settings.secondsPerStep;
+  for (const which of ['planning hour', 'next hour']) {
+    const before = ledger.totals;
+    const start = sim.clock.label(sim.clock.gameSecondsAt(sim.step));
+    const m = await measure(sim, hour, ledger, `${town} ${which}`);
+    const row = spent(ledger.totals, before);
+    reportBench({
+      name: `run.model_cpu_per_game_hour@${town}`,
+      value: r1(m.cpuSeconds),
+      unit: 'CPU-seconds per game hour (engine and embedder included: under 5% in a replay)',
+      hour: `${which}, from ${start}`,
+      predicted: r1(predictedCpuSeconds(row, limit)),
+      wallSeconds: r1(m.wallSeconds),
+      calls: row.calls,
+      evaluatedPromptTokens: evaluated(row),
+      generatedTokens: row.completionTokens,
+      kvShare: Number((row.cachedTokens / Math.max(1, row.promptTokens)).toFixed(3)),
+      town,
+      agents: sim.agents.length,
+      threads: llm.info.threads,
+      load1: load1(),
+    });
+  }
+  sim.close();
+}
+
+async function modelLimit(models: RealTestModels): Promise<ModelLimit> {
+  const single = await createLlamaLanguageModel({
+    modelPath: models.llm,
+    gpu: false,
+    threads: 1,
+    sequences: 1,
+    contextSize: 2048,
+  });
+  const limit = await measureModelLimit(single);
+  await single.dispose();
+  reportBench({
+    name: 'llm.model_limit@smollm2-135m',
+    value: r1(limit.promptTokensPerCpuS),
+    unit: 'prompt tokens evaluated per CPU-second (1 thread, no cache)',
+    generateTokensPerCpuS: r1(limit.generateTokensPerCpuS),
+    promptTokensPerS: r1(limit.promptTokensPerS),
+    generateTokensPerS: r1(limit.generateTokensPerS),
+    threads: 1,
+    load1: load1(),
+  });
+  return limit;
+}
+
+const asked = process.argv[2];
+const towns = TOWNS.filter((t) => asked === undefined || t === asked);
+if (towns.length === 0) throw new Error(`no town "${asked}"; expected one of ${TOWNS.join(', ')}`);
+const models = realTestModels(
+  'run.model_cpu_per_agent_day, run.tokens_per_agent_day, llm.kv_share and run.model_cpu_per_game_hour on SmolLM2',
+);
+if (models) {
+  const limit = await modelLimit(models);
+  // Fresh models for each town, so one town's KV cache never serves the other's prompts.
+  for (const town of towns) {
+    const llm = await createLlamaLanguageModel({ modelPath: models.llm, gpu: false, threads: 1 });
+    const embedder = await createTransformersEmbedder({
+      modelFolder: models.embedder,
+      threads: 1,
+    });
+    try {
+      if (town === 'willow-bend') await willowBendDay(llm, embedder, limit);
+      else await harrowQuayHours(llm, embedder, limit);
+    } finally {
+      await llm.dispose();
+      await embedder.dispose();
+    }
+  }
+}
