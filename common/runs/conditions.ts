@@ -1,6 +1,6 @@
 /**
  * What a run switches on or off, stored with the run (run.json) and chosen per run in the UI,
- * the CLI and the experiment runner. Three independent axes:
+ * the CLI and the experiment runner. Four independent axes:
  *
  * - the cost layer of *Affordable Generative Agents* (lifestyle policy, social memory, mind
  *   wandering), each part on its own switch;
@@ -9,12 +9,14 @@
  *   (full; no reflection; no reflection and no planning; no observation, reflection or
  *   planning);
  * - `behaviourAblation`: this project's behavioural variant, in which the run itself lacks
- *   those parts (no reflections are made, no plans, no observations stored).
+ *   those parts (no reflections are made, no plans, no observations stored);
+ * - `guards`: the small-model guards, each on or off ("paper-exact": all off).
  *
  * Run files written before the paper's ablations existed stored the behavioural one under
  * `ablation`; {@link storedRunConditions} reads them as such.
  */
 import { z } from 'zod';
+import { guardsSchema } from './guards';
 
 export const ABLATIONS = [
   'full',
@@ -24,17 +26,30 @@ export const ABLATIONS = [
 ] as const;
 export type Ablation = (typeof ABLATIONS)[number];
 
-/** Cosine similarity at or above which a stored plan decomposition is reused (AGA default). */
+/**
+ * AGA's cosine similarity at or above which a stored plan decomposition is reused, set for
+ * OpenAI's ada-002 embeddings (engine/agent/costLayerCalibration.ts derives each embedder's own).
+ */
 export const DEFAULT_POLICY_SIMILARITY = 0.97;
 
 export const costLayerSchema = z.object({
   /** Reuse stored plan decompositions and exact-match per-action answers. */
   lifestylePolicy: z.boolean().default(false),
-  policySimilarity: z.number().min(0.5).max(1).default(DEFAULT_POLICY_SIMILARITY),
+  /**
+   * The lifestyle policy's reuse threshold. Absent: the one calibrated for the run's embedder,
+   * which a new run writes here when it starts, so a resumed or replayed run keeps it. Runs
+   * stored before calibration hold AGA's 0.97, which they ran with.
+   */
+  policySimilarity: z.number().min(0.5).max(1).optional(),
   /** Relationship + feeling per acquaintance and a compressed summary for dialogue. */
   socialMemory: z.boolean().default(false),
   /** DBSCAN over memory embeddings; one sampled memory joins planning prompts. */
   mindWandering: z.boolean().default(false),
+  /**
+   * Mind wandering's DBSCAN eps. Absent: the embedder's calibrated one, written here when a run
+   * starts; runs stored before calibration ran with AGA's 0.3, and read so.
+   */
+  wanderEpsilon: z.number().positive().max(2).optional(),
 });
 export type CostLayer = z.infer<typeof costLayerSchema>;
 
@@ -45,6 +60,11 @@ export const runConditionsSchema = z.object({
   behaviourAblation: z.enum(ABLATIONS).default('full'),
   // prefault: an absent cost layer is parsed, so its own defaults apply.
   costLayer: costLayerSchema.prefault({}),
+  /**
+   * The small-model guards (common/runs/guards.ts). Absent in runs stored before guards were
+   * switchable: they ran with every guard on, and read so.
+   */
+  guards: guardsSchema.prefault({}),
 });
 export type RunConditions = z.infer<typeof runConditionsSchema>;
 

@@ -43,6 +43,11 @@ export interface CompletionRequest<T = unknown> {
   signal?: AbortSignal;
   /** Caller's key for "same function, same input" (used by response caches and replay logs). */
   cacheKey?: string;
+  /**
+   * `false`: sample without the provider's repetition penalty (DRY) — the run's `drySampling`
+   * guard is off (common/runs/guards.ts). Absent or true: the provider's own setting.
+   */
+  dry?: boolean;
 }
 
 /** Token accounting for one call. */
@@ -99,6 +104,12 @@ export interface LanguageModel {
 /** A sentence-embedding model. */
 export interface Embedder {
   readonly id: string;
+  /**
+   * The model's identity by content (`sha256:…` of its weights and tokenizer), where the provider
+   * can read its files; similarity thresholds are calibrated per fingerprint. Absent for remote
+   * embedders and test doubles.
+   */
+  readonly fingerprint?: string;
   /** Vector length of every embedding this model returns. */
   readonly dimensions: number;
   /** One unit-length vector per text, in input order. */

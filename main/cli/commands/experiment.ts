@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
 import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
+import { learnCalibration } from '../../engine/agent/costLayerCalibration';
 import type { Embedder, LanguageModel } from '../../models/types';
 import { runExperiment, type ExperimentPlan } from '../../engine/eval/experiment';
 import { readEvaluationFile, resolveDesign, PRESETS } from '../../engine/eval/experimentConfig';
@@ -31,8 +32,10 @@ per agent per game day by cognitive function) and writes <dir>/report.html, resu
 results.json. Running the same command again resumes where it stopped.
 
 --conditions: a JSON file ({"baseline", "conditions": [{"name", "ablation", "costLayer",
-"model"}], "evaluation": {"facts", "places", "battery", "interviewAgents", "diffusionPoints"}})
-or presets: ${Object.keys(PRESETS).join(', ')}. The first is the baseline unless the file says.
+"guards", "model"}], "evaluation": {"facts", "places", "battery", "interviewAgents",
+"diffusionPoints"}}) or presets: ${Object.keys(PRESETS).join(', ')}. The first is the baseline
+unless the file says. "guards" switches small-model guards off ({"echoGuard": false, …}; all on
+when absent); the paper-exact preset turns them all off (README: Small-model guards).
 --eval <file.json>: evaluation settings (the "evaluation" object), replacing the file's.
 Options: --threads N (default 1), --context N (tokens per sequence), --sequences N,
 --snapshot-every N (steps, default ${DEFAULT_SNAPSHOT_EVERY_STEPS}), --ban-incomplete-utf8 (generated test models).`;
@@ -134,6 +137,7 @@ export const experimentCommand: CliCommand = {
           `${plan.steps} steps each, into ${values.out}`,
       );
       embedder = await createTransformersEmbedder({ modelFolder: embedFolder, threads });
+      await learnCalibration(embedder);
       const load = (file: string | undefined): Promise<LanguageModel> => {
         const modelPath = path.resolve(file ?? values.model!);
         let model = models.get(modelPath);

@@ -1,5 +1,5 @@
 /**
- * `simulacra run` conditions: --cost-layer, --policy-similarity, --ablation and --policies,
+ * `simulacra run` conditions: --cost-layer, --policy-similarity, --ablation, --guards and --policies,
  * parsed into run conditions, stored in run.json, and refused where a run keeps its own; then
  * one short real run with the whole cost layer on the generated tiny models.
  */
@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BASELINE_CONDITIONS, COST_LAYER_ON } from '../../../common/runs/conditions';
+import { ALL_GUARDS_ON, PAPER_EXACT } from '../../../common/runs/guards';
+import { AGA_VALUES } from '../../engine/agent/costLayerCalibration';
 import { buildTestScenario } from '../../engine/testing/testTown';
 import { writeScenarioFolder } from '../../packs/index';
 import { cli, tinyModelFlags, useTempDir } from '../test-support/cliTestSupport';
@@ -22,44 +24,64 @@ describe('run conditions from flags', () => {
     expect(parseConditions({ costLayer: 'social, wandering', ablation: 'no-reflection' })).toEqual({
       ablation: 'no-reflection',
       behaviourAblation: 'full',
-      costLayer: {
-        lifestylePolicy: false,
-        policySimilarity: 0.97,
-        socialMemory: true,
-        mindWandering: true,
-      },
+      costLayer: { lifestylePolicy: false, socialMemory: true, mindWandering: true },
+      guards: ALL_GUARDS_ON,
     });
     expect(
       parseConditions({ costLayer: 'lifestyle', policySimilarity: '0.9' }).costLayer,
     ).toMatchObject({ lifestylePolicy: true, policySimilarity: 0.9 });
     expect(describeConditions(parseConditions({ costLayer: 'on' }))).toBe(
-      'ablation full; cost layer: lifestyle (0.97), social, wandering',
+      "ablation full; cost layer: lifestyle (the embedder's threshold), social, wandering; all guards on",
     );
-    expect(describeConditions(BASELINE_CONDITIONS)).toBe('ablation full; cost layer: off');
+    expect(describeConditions(BASELINE_CONDITIONS)).toBe(
+      'ablation full; cost layer: off; all guards on',
+    );
     const behavioural = parseConditions({ behaviourAblation: 'no-reflection-planning' });
     expect(behavioural).toMatchObject({
       ablation: 'full',
       behaviourAblation: 'no-reflection-planning',
     });
     expect(describeConditions(behavioural)).toBe(
-      'ablation full; behaviour ablation no-reflection-planning; cost layer: off',
+      'ablation full; behaviour ablation no-reflection-planning; cost layer: off; all guards on',
     );
     expect(() => parseConditions({ behaviourAblation: 'no-sleep' })).toThrow(
       /--behaviour-ablation expects one of full, /,
     );
     // Without --cost-layer the scenario's switches apply; --cost-layer overrides them.
     const scenarioSwitches = { lifestylePolicy: true, socialMemory: false, mindWandering: true };
-    expect(parseConditions({}, scenarioSwitches).costLayer).toEqual({
-      ...scenarioSwitches,
-      policySimilarity: 0.97,
-    });
+    expect(parseConditions({}, scenarioSwitches).costLayer).toEqual(scenarioSwitches);
     expect(parseConditions({ costLayer: 'off' }, scenarioSwitches)).toEqual(BASELINE_CONDITIONS);
+  });
+
+  it('--guards: paper-exact turns every guard off; names turn one on, no-<name> one off', () => {
+    expect(parseConditions({ guards: 'paper-exact' }).guards).toEqual(PAPER_EXACT);
+    expect(parseConditions({ guards: 'off' }).guards).toEqual(PAPER_EXACT);
+    expect(parseConditions({ guards: 'no-echo, no-dry' }).guards).toEqual({
+      ...ALL_GUARDS_ON,
+      echoGuard: false,
+      drySampling: false,
+    });
+    expect(parseConditions({ guards: 'paper-exact,examples' }).guards).toEqual({
+      ...PAPER_EXACT,
+      workedExamples: true,
+    });
+    expect(describeConditions(parseConditions({ guards: 'paper-exact' }))).toBe(
+      'ablation full; cost layer: off; paper-exact (no guards)',
+    );
+    expect(describeConditions(parseConditions({ guards: 'no-places' }))).toBe(
+      'ablation full; cost layer: off; guards off: places',
+    );
   });
 
   const cases: [string, string[], RegExp][] = [
     ['unknown part', ['--cost-layer', 'lifestyle,memory'], /--cost-layer .*got "memory"/],
     ['bad similarity', ['--policy-similarity', '1.2'], /--policy-similarity expects/],
     ['unknown ablation', ['--ablation', 'no-memory'], /--ablation expects one of full, /],
+    [
+      'unknown guard',
+      ['--guards', 'no-echo,no-sleep'],
+      /--guards expects .*bedtime.*got "no-sleep"/,
+    ],
   ];
   it.each(cases)('%s exits 2 with the expectation', async (_name, flags, pattern) => {
     const r = await cli('run', 'town', '--out', 'o', '--embed', 'e', '--model', 'm', ...flags);
@@ -102,6 +124,14 @@ describe('run conditions from flags', () => {
       policySimilarity: 0.8,
     });
     expect(forkConditions(parent, { ablation: 'full' }).ablation).toBe('full');
+    // Guards: inherited, and changed only where named.
+    const exact = parseConditions({ guards: 'paper-exact' });
+    expect(forkConditions(exact, { costLayer: 'on' }).guards).toEqual(PAPER_EXACT);
+    expect(forkConditions(exact, { guards: 'dry' }).guards).toEqual({
+      ...PAPER_EXACT,
+      drySampling: true,
+    });
+    expect(forkConditions(parent, { guards: 'paper-exact' }).guards).toEqual(PAPER_EXACT);
   });
 });
 
@@ -133,14 +163,18 @@ describe('a short real run with the cost layer on (generated tiny models)', () =
     );
     expect(r.code, r.err.join('\n')).toBe(0);
     expect(r.out).toContain(
-      'conditions: ablation no-reflection; cost layer: lifestyle (0.97), social, wandering',
+      'conditions: ablation no-reflection; cost layer: lifestyle (0.97), social, wandering; all guards on',
     );
     const info = JSON.parse(readFileSync(path.join(out, 'run.json'), 'utf8'));
+    // The similarity settings the run left open are fixed in its conditions when it starts:
+    // the generated embedder cannot part the calibration pairs, so they are AGA's, said so.
     expect(info.conditions).toEqual({
       ablation: 'no-reflection',
       behaviourAblation: 'full',
-      costLayer: COST_LAYER_ON,
+      costLayer: { ...COST_LAYER_ON, ...AGA_VALUES },
+      guards: ALL_GUARDS_ON,
     });
+    expect(info.calibration.policySimilarity.source).toBe('aga');
     // The run's copy of the (empty) policies it started with, for exact replay.
     const copy = JSON.parse(readFileSync(path.join(out, 'policies.json'), 'utf8'));
     expect(Object.keys(copy.initial).sort()).toEqual(['ada', 'bo', 'cy']);
@@ -162,11 +196,19 @@ describe('a short real run with the cost layer on (generated tiny models)', () =
       fork,
       '--cost-layer',
       'off',
+      '--guards',
+      'paper-exact',
     );
     expect(f.code, f.err.join('\n')).toBe(0);
+    expect(f.out).toContain(
+      'conditions: ablation no-reflection; cost layer: off; paper-exact (no guards)',
+    );
     expect(JSON.parse(readFileSync(path.join(fork, 'run.json'), 'utf8')).conditions).toEqual({
       ...BASELINE_CONDITIONS,
+      // The parent's similarity settings stay with the run, unused while the layer is off.
+      costLayer: { ...BASELINE_CONDITIONS.costLayer, ...AGA_VALUES },
       ablation: 'no-reflection',
+      guards: PAPER_EXACT,
     });
     expect(readFileSync(path.join(fork, 'events.ndjson'), 'utf8')).not.toContain('"type":"cost"');
   }, 600_000);

@@ -8,6 +8,7 @@ import { CostLedger, withLedger } from '../../models/ledger';
 import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
 import { OpenAiCompatibleModel } from '../../models/openai/openai-compatible';
 import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
+import { learnCalibration } from '../../engine/agent/costLayerCalibration';
 import type { Embedder, LanguageModel } from '../../models/types';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -20,6 +21,13 @@ import {
   type CostLayer,
   type RunConditions,
 } from '../../../common/runs/conditions';
+import {
+  ALL_GUARDS_ON,
+  applyGuardsSpec,
+  describeGuards,
+  GUARDS,
+  type Guards,
+} from '../../../common/runs/guards';
 import { checkRunnable } from '../../../common/scenario/runnable';
 import { attributeIssues, ScenarioFilesError } from '../../../common/scenario/split';
 import type { Scenario } from '../../../common/scenario/schema';
@@ -61,6 +69,11 @@ keeps its parent's except those given):
                              the memory types left (observations, reflections, plans)
 --behaviour-ablation <name>  the same names, but the run itself lacks those parts (no
                              reflections made, no plans, no observations stored)
+--guards <words>             the small-model guards (all on by default): paper-exact (all
+                             off: the papers' mechanisms as written), on, <name> or
+                             no-<name>, comma-separated, applied left to right; names:
+                             ${GUARDS.map((g) => g.cli).join(', ')}
+                             (e.g. --guards no-echo,no-dry; see the README's guard table)
 --policies <folder>          lifestyle policies kept across runs, one file per persona
                              (default: a "policies" folder beside the run directory)`;
 
@@ -82,6 +95,7 @@ export function parseConditions(
     policySimilarity?: string;
     ablation?: string;
     behaviourAblation?: string;
+    guards?: string;
   },
   scenarioSwitches?: Pick<CostLayer, 'lifestylePolicy' | 'socialMemory' | 'mindWandering'>,
 ): RunConditions {
@@ -116,7 +130,18 @@ export function parseConditions(
     ablation: ablationOf('--ablation', flags.ablation),
     behaviourAblation: ablationOf('--behaviour-ablation', flags.behaviourAblation),
     costLayer: costLayerSchema.parse(costLayer),
+    guards: guardsOf(flags.guards, ALL_GUARDS_ON),
   });
+}
+
+/** `--guards` applied to `start` (all on for a new run, the parent's for a fork). */
+function guardsOf(spec: string | undefined, start: Guards): Guards {
+  if (spec === undefined) return start;
+  try {
+    return applyGuardsSpec(start, spec);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 /**
@@ -136,10 +161,13 @@ export function forkConditions(
         flags.policySimilarity === undefined
           ? parent.costLayer.policySimilarity
           : given.costLayer.policySimilarity,
+      // The parent's settings for its embedder, fixed when it started (no flag sets eps).
+      wanderEpsilon: parent.costLayer.wanderEpsilon,
     },
     ablation: flags.ablation === undefined ? parent.ablation : given.ablation,
     behaviourAblation:
       flags.behaviourAblation === undefined ? parent.behaviourAblation : given.behaviourAblation,
+    guards: guardsOf(flags.guards, parent.guards),
   };
 }
 
@@ -240,6 +268,7 @@ export const runCommand: CliCommand = {
         'policy-similarity': { type: 'string' },
         ablation: { type: 'string' },
         'behaviour-ablation': { type: 'string' },
+        guards: { type: 'string' },
         policies: { type: 'string' },
       },
       { min: 0, max: 1, names: 'at most one pack or folder' },
@@ -300,6 +329,7 @@ export const runCommand: CliCommand = {
       'policy-similarity',
       'ablation',
       'behaviour-ablation',
+      'guards',
     ] as const;
     const given = conditionFlags.filter((f) => values[f] !== undefined).map((f) => `--${f}`);
     if (mode !== 'new' && mode !== 'fork' && given.length > 0) {
@@ -312,6 +342,7 @@ export const runCommand: CliCommand = {
       policySimilarity: values['policy-similarity'],
       ablation: values.ablation,
       behaviourAblation: values['behaviour-ablation'],
+      guards: values.guards,
     };
     parseConditions(conditionFlagValues); // flag errors before any model loads
     if (mode === 'replay' && values.policies !== undefined) {
@@ -371,6 +402,7 @@ export const runCommand: CliCommand = {
         scenario = loaded.scenario;
       }
       embedder = await createTransformersEmbedder({ modelFolder: embedFolder, threads });
+      await learnCalibration(embedder);
       if (mode === 'replay') {
         const sim = await Simulation.replay(values.replay!, values.out!, embedder);
         io.out(`replayed ${sim.step} steps of ${values.replay} into ${values.out}`);
@@ -440,6 +472,7 @@ export const runCommand: CliCommand = {
       const totals = ledger.totals;
       io.out(`run: ${sim.runDir} (${sim.scenario.name})`);
       io.out(`conditions: ${describeConditions(sim.info.conditions)}`);
+      if (sim.info.calibration) io.out(`similarity: ${sim.info.calibration.note}`);
       io.out(
         `steps: ${firstStep} → ${sim.step} (${sim.step - firstStep} run), game time ` +
           `${sim.clock.label(startTime)} → ${sim.clock.label(sim.gameTime)} ` +
@@ -473,16 +506,20 @@ export const runCommand: CliCommand = {
 };
 
 /**
- * One line for the summary: "ablation full; cost layer: lifestyle (0.97), social", with
- * "; behaviour ablation <name>" after the ablation when one is set.
+ * One line for the summary: "ablation full; cost layer: lifestyle (0.863), social", with
+ * "; behaviour ablation <name>" after the ablation when one is set, and the guards last
+ * ("; all guards on", "; paper-exact (no guards)", "; guards off: echo").
  */
 export function describeConditions(c: RunConditions): string {
   const parts = [
-    c.costLayer.lifestylePolicy ? `lifestyle (${c.costLayer.policySimilarity})` : null,
+    c.costLayer.lifestylePolicy
+      ? `lifestyle (${c.costLayer.policySimilarity ?? "the embedder's threshold"})`
+      : null,
     c.costLayer.socialMemory ? 'social' : null,
     c.costLayer.mindWandering ? 'wandering' : null,
   ].filter((p) => p !== null);
   const behaviour =
     c.behaviourAblation === 'full' ? '' : `; behaviour ablation ${c.behaviourAblation}`;
-  return `ablation ${c.ablation}${behaviour}; cost layer: ${parts.length ? parts.join(', ') : 'off'}`;
+  const costLayer = parts.length ? parts.join(', ') : 'off';
+  return `ablation ${c.ablation}${behaviour}; cost layer: ${costLayer}; ${describeGuards(c.guards)}`;
 }

@@ -6,9 +6,10 @@ import {
   converse,
   repeatsEarlier,
 } from './converse';
+import { remember } from './mind';
 import { observe } from './observe';
 import { nextAction, planNewDay } from './plan';
-import { canEngage, decideReaction, startWaiting } from './react';
+import { allowedReactions, canEngage, decideReaction, startWaiting } from './react';
 
 describe('reacting and conversing', () => {
   it('a talk decision produces a two-sided conversation and re-plans both agents around it', async () => {
@@ -102,10 +103,19 @@ describe('reacting and conversing', () => {
     expect(replans[0].messages.at(-1)?.content).toContain(
       'just talked with Bo Park about the spring fair',
     );
+    // It is shown the block's tasks as planned and what is done, the chat last (reverie
+    // generate_new_decomp_schedule), so it plans the rest rather than the block anew.
+    expect(replans[0].messages.at(-1)?.content).toContain(
+      'planned before: 10:00 prepare the counter, 10:15 serve customers',
+    );
+    expect(replans[0].messages.at(-1)?.content).toContain(
+      'done so far: 10:00 conversing with Bo Park',
+    );
 
-    // Busy in the chat, and then in the cooldown: no new reaction to each other.
+    // Busy in the chat, and then in the cooldown: no new chat with each other (reverie
+    // `chatting_with_buffer`).
     expect(canEngage(ada, 30)).toBe(false);
-    expect(await decideReaction(ada, h.mind(600), seen, others)).toBeNull();
+    expect(allowedReactions(ada, bo, h.mind(600))).not.toContain('talk');
 
     // The next conversation's turns are told about this one.
     h.model.calls.length = 0;
@@ -113,6 +123,38 @@ describe('reacting and conversing', () => {
     expect(h.model.callsOf('converse.turn')[0].messages.at(-1)!.content).toContain(
       'Your earlier conversations with Bo Park:\n- Monday February 13, 2023, 10:00: Ada Lin and Bo Park conversed about the spring fair',
     );
+  });
+
+  it('each line retrieves 15 memories per focal point and shows them all (reverie agent_chat_v2)', async () => {
+    const h = await harness();
+    const { ada, bo } = h.agents;
+    for (const a of [ada, bo]) {
+      await planNewDay(a, h.mind());
+      a.action = await nextAction(a, h.mind());
+    }
+    await remember(
+      h.mind(),
+      ada,
+      Array.from({ length: 60 }, (_, i) => ({
+        kind: 'thought' as const,
+        description: `Ada Lin thought ${i} about the fair`,
+        importance: 3,
+      })),
+    );
+    h.model.calls.length = 0;
+    ada.retrievals = [];
+    await converse(ada, bo, h.mind());
+    // Ada's first line: the relationship (50 on Bo's name), then its three focal points.
+    const first = ada.retrievals.slice().reverse().slice(0, 3);
+    expect(first.map((r) => [r.query, r.results.length])).toEqual([
+      ['Bo Park', 50],
+      ['neighbours who plan the spring fair together', 15],
+      ['Bo Park is preparing the counter', 15],
+    ]);
+    const shown = new Set(first.slice(1).flatMap((r) => r.results.map((m) => m.description)));
+    const prompt = h.model.callsOf('converse.turn')[0].messages.at(-1)!.content;
+    expect(shown.size).toBeGreaterThan(15);
+    for (const memory of shown) expect(prompt).toContain(`- ${memory}\n`);
   });
 
   it('a line that echoes an earlier one is asked again for new words, and a second echo ends the chat', async () => {

@@ -11,18 +11,28 @@ import { converseSummaryPrompt } from '../prompts/converseSummary';
 import { converseThoughtsPrompt } from '../prompts/converseThoughts';
 import { converseTurnPrompt } from '../prompts/converseTurn';
 import { importancePrompt } from '../prompts/importance';
-import { costLayerOf } from './ablation';
+import { conditionsOf, costLayerOf } from './ablation';
 import type { Agent, CurrentAction } from './Agent';
 import type { SocialEntry } from './costLayerState';
 import { PLAN_EXPIRY_GAME_SECONDS } from './memory';
 import { ask, recall, remember, type Mind } from './mind';
 import { replanAround } from './plan';
-import { refreshSummary, updateAfterChat } from './socialMemory';
+import { recallOnFocalPoints } from './focalPoints';
+import {
+  mergeIntoSummary,
+  refreshSummary,
+  socialEntry,
+  UNKNOWN,
+  updateAfterChat,
+} from './socialMemory';
 
 /** Most lines in one conversation: reverie's 8 rounds of both speakers. */
 export const MAX_CHAT_UTTERANCES = 16;
-/** Memories recalled per utterance (ARCHITECTURE §9: 15), shared by the turn's focal points. */
-export const MEMORIES_PER_UTTERANCE = 15;
+/**
+ * Memories recalled per focal point of a line (reverie `agent_chat_v2`:
+ * `new_retrieve(init_persona, focal_points, 15)`, 15 for each focal point).
+ */
+export const MEMORIES_PER_FOCAL_POINT = 15;
 /**
  * Memories retrieved on the partner's name for the per-line relationship summary (reverie
  * `agent_chat_v2`: 50); the prompt keeps the best-scored that fit the context.
@@ -69,12 +79,15 @@ export interface Conversation {
 /**
  * What one line of `speaker` to `listener` is conditioned on (reverie `agent_chat_v2`, once per
  * utterance): a summary of how the speaker stands with the partner, made from memories retrieved
- * on the partner's name (one `converse.relationship` call); memories retrieved on that summary,
- * on what the partner is doing and on the last lines spoken; the partner's current activity;
- * and earlier chats with them. With social memory on (AGA), the speaker's stored relationship,
- * feeling and summary of the partner take the per-line summary's place (no call), and of the
- * retrieved memories only those the summary does not cover yet are passed, as new events.
- * `view` is the speaker's social entry, brought up to date once per conversation.
+ * on the partner's name (one `converse.relationship` call); {@link MEMORIES_PER_FOCAL_POINT}
+ * memories retrieved on each of that summary, what the partner is doing and the last lines
+ * spoken; the partner's current activity; and earlier chats with them.
+ *
+ * With social memory on (AGA), the speaker's stored relationship, feeling and summary of the
+ * partner take the per-line summary's place: the summary is the first focal point, and the
+ * retrieved memories it does not cover yet are merged into it (one `social.summary` call, none
+ * when nothing is new), so the line is asked from the summary alone. `view` is the speaker's
+ * social entry, or null with social memory off.
  */
 export async function turnContext(
   mind: Mind,
@@ -102,35 +115,26 @@ export async function turnContext(
       }),
     ));
   }
+  const standing = view ? view.summary : relationship;
   const focal = [
-    ...(relationship ? [relationship] : []),
+    ...(standing && standing !== UNKNOWN ? [standing] : []),
     `${listener.name} is ${partnerActivity}`,
     ...(lastLines ? [lastLines] : []),
   ];
-  const perFocal = Math.ceil(MEMORIES_PER_UTTERANCE / focal.length);
-  const seen = new Set<string>();
-  const retrieved = [];
-  for (const query of focal) {
-    for (const m of await recall(mind, speaker, query, perFocal)) {
-      if (seen.has(m.id)) continue;
-      seen.add(m.id);
-      retrieved.push(m);
-    }
-  }
-  const covered = new Set(view?.sources ?? []);
+  const retrieved = await recallOnFocalPoints(mind, speaker, focal, MEMORIES_PER_FOCAL_POINT);
   const earlierChats = speaker.memory.nodes
     .filter((m) => m.kind === 'chat' && m.object === listener.name)
     .slice(-EARLIER_CHATS)
     .reverse()
     .map((m) => `${mind.clock.label(m.createdAt)}: ${m.description}`);
+  if (view) {
+    const social = await mergeIntoSummary(speaker, listener, mind, retrieved);
+    return { memories: [], partnerActivity, earlierChats, social };
+  }
   return {
-    memories: retrieved
-      .filter((m) => !covered.has(m.id))
-      .slice(0, MEMORIES_PER_UTTERANCE)
-      .map((m) => m.description),
+    memories: retrieved.map((m) => m.description),
     partnerActivity,
     earlierChats,
-    ...(view ? { social: view } : {}),
     ...(relationship ? { relationship } : {}),
   };
 }
@@ -144,14 +148,13 @@ export async function turnContext(
 export async function converse(a: Agent, b: Agent, mind: Mind): Promise<Conversation> {
   const transcript: string[] = [];
   const place = mind.world.addressAt(a.tile, 'arena') ?? mind.world.worldName;
-  // Social memory: each speaker's summary of the other, brought up to date once per
-  // conversation; each turn adds what its own retrieval finds beyond it.
-  const social = costLayerOf(mind).socialMemory
-    ? new Map([
-        [a.id, await refreshSummary(a, b, mind)],
-        [b.id, await refreshSummary(b, a, mind)],
-      ])
-    : null;
+  // Social memory: each speaker's summary of the other, brought up to date before the first
+  // line from what they recall of the other; each line then merges what its retrieval adds.
+  const socialOn = costLayerOf(mind).socialMemory;
+  if (socialOn) {
+    await refreshSummary(a, b, mind);
+    await refreshSummary(b, a, mind);
+  }
   let endedBy: Conversation['endedBy'] = 'cap';
   for (let i = 0; i < MAX_CHAT_UTTERANCES; i++) {
     const [speaker, listener] = i % 2 === 0 ? [a, b] : [b, a];
@@ -160,7 +163,7 @@ export async function converse(a: Agent, b: Agent, mind: Mind): Promise<Conversa
       speaker,
       listener,
       transcript,
-      social?.get(speaker.id) ?? null,
+      socialOn ? socialEntry(speaker, listener.id) : null,
     );
     const question = {
       now: mind.clock.label(mind.now),
@@ -172,7 +175,8 @@ export async function converse(a: Agent, b: Agent, mind: Mind): Promise<Conversa
     let turn = await ask(mind, speaker, converseTurnPrompt(speaker.identity, question));
     // A small model echoes its partner's last line back (SmolLM2-135M did, line after line, to
     // the cap): asked once more for new words, and if it still repeats, the chat has run dry.
-    if (repeatsEarlier(turn.utterance, transcript)) {
+    // The echo guard (common/runs/guards.ts); off, every line is accepted as written.
+    if (conditionsOf(mind).guards.echoGuard && repeatsEarlier(turn.utterance, transcript)) {
       const again = { ...question, sayNew: true };
       turn = await ask(mind, speaker, converseTurnPrompt(speaker.identity, again));
       if (repeatsEarlier(turn.utterance, transcript)) {

@@ -51,6 +51,7 @@ function countingEmbedder(inner: Embedder) {
   const embedder: Embedder = {
     id: inner.id,
     dimensions: inner.dimensions,
+    ...(inner.fingerprint ? { fingerprint: inner.fingerprint } : {}),
     embed(texts) {
       counts.calls++;
       counts.texts += texts.length;

@@ -14,9 +14,12 @@ export type CostLayerNote =
       kind: 'policy.miss';
       agentId: string;
       plan: string;
-      /** Best similarity found (null with no policy) and why that one was not reused. */
+      /**
+       * Best similarity found (null with no comparable policy) and why that one was not reused;
+       * `embedder`: every stored policy was learned by another embedder or an unknown one.
+       */
       similarity: number | null;
-      reason: 'none' | 'similarity' | 'condition';
+      reason: 'none' | 'similarity' | 'condition' | 'embedder';
     }
   | { kind: 'policy.stored'; agentId: string; plan: string; policyId: string }
   /** A recorded decomposition that did not work (an action's place was unreachable). */

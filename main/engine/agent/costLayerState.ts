@@ -30,6 +30,12 @@ export const lifestylePolicySchema = z.object({
   condition: z.array(policyConditionSchema),
   /** Game clock label when it was stored (for the inspector). */
   storedAt: z.string(),
+  /**
+   * The embedder that produced `embedding` (costLayerCalibration.ts `embedderIdentity`): only
+   * that embedder's cosines can be compared with it. Absent in policies stored before issue 22:
+   * their embedder is unknown and they are never reused (they stay in the store).
+   */
+  embedder: z.string().optional(),
 });
 export type LifestylePolicy = z.infer<typeof lifestylePolicySchema>;
 

@@ -1,8 +1,8 @@
 /**
  * User interventions on one agent's mind (Park et al. 2023 §3.1 "inner voice", §5.1
  * interviews). An interview answers from retrieved memories without advancing time; unless the
- * caller asks for it to be remembered it leaves the agent exactly as it was (no memory, no
- * access-time change). A whisper becomes a high-importance thought and makes the agent re-plan
+ * caller asks for it to be remembered it leaves the agent's mind exactly as it was (no memory,
+ * no access-time change); its retrieval is traced for the inspector either way. A whisper becomes a high-importance thought and makes the agent re-plan
  * the rest of its day at its next step.
  */
 import { importancePrompt } from '../prompts/importance';
@@ -27,8 +27,11 @@ export async function interview(
   question: string,
   rememberIt: boolean,
 ): Promise<{ answer: string; memories: MemoryNode[] }> {
+  // Traced even when not remembered: the inspector shows what the answer drew on, and a trace
+  // is no part of the agent's state (not in snapshots or prompts).
   const memories = await recall(mind, agent, question, MEMORIES_PER_INTERVIEW, {
     touch: rememberIt,
+    trace: true,
     include: interviewAccess(mind),
   });
   const { answer } = await ask(

@@ -157,19 +157,32 @@ describe('lifestyle policy', () => {
     expect(notes.filter((n) => n.kind === 'action.cached')).toHaveLength(4);
   });
 
-  it('ignores stored policies from an embedder of another size', async () => {
-    const { h, ada, mind, notes } = await setup();
-    await actFor(ada, mind, 0);
-    closeRecording(ada, mind(3000), false);
-    expect(ada.costLayer.policies).toHaveLength(1);
-    for (const p of ada.costLayer.policies) p.embedding = [...p.embedding, 0];
-    const from = h.model.calls.length;
-    await nextAction(ada, mind(3600));
-    expect(fnsSince(h, from)).toEqual(['plan.decompose']);
-    expect(notes.filter((n) => n.kind.startsWith('policy')).at(-1)).toMatchObject({
-      kind: 'policy.miss',
-      reason: 'none',
-    });
+  it('reuses only what its own embedder learned: another embedder’s, an unknown one’s and another size’s policies are left alone, and the miss says why', async () => {
+    const variants: [string, (p: LifestylePolicy) => void, string][] = [
+      ['same embedder', () => {}, 'policy.hit'],
+      ['another embedder', (p) => (p.embedder = 'sha256:another-model'), 'policy.miss'],
+      // A store written before policies recorded their embedder (issue 22).
+      ['unknown embedder', (p) => delete p.embedder, 'policy.miss'],
+      ['another size', (p) => (p.embedding = [...p.embedding, 0]), 'policy.miss'],
+    ];
+    for (const [name, change, kind] of variants) {
+      const { h, ada, mind, notes } = await setup();
+      await actFor(ada, mind, 0);
+      closeRecording(ada, mind(3000), false);
+      expect(ada.costLayer.policies, name).toHaveLength(1);
+      expect(ada.costLayer.policies[0].embedder, name).toBe('id:hash-embedder');
+      change(ada.costLayer.policies[0]);
+      const from = h.model.calls.length;
+      await nextAction(ada, mind(3600));
+      const last = notes.filter((n) => n.kind.startsWith('policy')).at(-1);
+      if (kind === 'policy.hit') {
+        expect(last, name).toMatchObject({ kind });
+        expect(fnsSince(h, from), name).toEqual([]);
+      } else {
+        expect(last, name).toMatchObject({ kind, reason: 'embedder', similarity: null });
+        expect(fnsSince(h, from), name).toEqual(['plan.decompose']);
+      }
+    }
   });
 
   it('drops a decomposition a chat or a wait interrupts, even after all its tasks began', async () => {

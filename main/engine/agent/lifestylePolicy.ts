@@ -1,11 +1,13 @@
 /**
  * Lifestyle policy (Affordable Generative Agents): a plan decomposition that worked — the plan
  * text, its tasks with the place and event chosen for each, and the objects it used with the
- * states they had — is stored under the embedding of the plan text. When the agent later has a
- * plan whose embedding has cosine similarity ≥ `policySimilarity` (0.97 by default) with a
- * stored one, and that policy's condition holds in the current world (every object it used
- * still exists, is in a known place, and is in the state it was in — or is held by the agent
- * itself), the decomposition and its actions are reused without a model call.
+ * states they had — is stored under the embedding of the plan text and the identity of the
+ * embedder that made it. When the agent later has a plan whose embedding has cosine similarity
+ * ≥ the threshold with a stored one of the same embedder, and that policy's condition holds in
+ * the current world (every object it used still exists, is in a known place, and is in the
+ * state it was in — or is held by the agent itself), the decomposition and its actions are
+ * reused without a model call. The threshold is the one calibrated for the running embedder
+ * (AGA's 0.97, set on ada-002, when it is not calibrated: costLayerCalibration.ts).
  *
  * A decomposition becomes a policy once it ran its course ("successful"): every task's action
  * was started and the place it names was reachable (the run reports each outcome through
@@ -25,6 +27,7 @@ import { progressive } from '../prompts/verbPhrase';
 import { costLayerOf } from './ablation';
 import type { Agent, Task } from './Agent';
 import type { LifestylePolicy, PolicyRun } from './costLayerState';
+import { embedderIdentity, resolveCalibration } from './costLayerCalibration';
 import type { Mind } from './mind';
 import { cosine } from './vectors';
 
@@ -48,7 +51,7 @@ export type PolicyLookup =
       hit: false;
       embedding: number[];
       similarity: number | null;
-      reason: 'none' | 'similarity' | 'condition';
+      reason: 'none' | 'similarity' | 'condition' | 'embedder';
     };
 
 /**
@@ -94,17 +97,24 @@ export async function lookupPolicy(
 ): Promise<PolicyLookup> {
   const [vector] = await mind.embedder.embed([plan]);
   const embedding = storedEmbedding(vector);
-  const threshold = costLayerOf(mind).policySimilarity;
+  // The run's own (fixed when it started); resolved here only for a mind made outside a run.
+  const threshold = resolveCalibration(mind.embedder, costLayerOf(mind)).policySimilarity.value;
+  const identity = embedderIdentity(mind.embedder);
   const own = agent.costLayer.blockPolicies;
   const sameBlock = new Set(own?.block === block ? own.ids : []);
-  const ranked = agent.costLayer.policies
-    // Policies embedded by a model of another size (the store outlives embedder changes)
-    // cannot be compared; they are left alone.
-    .filter((policy) => policy.embedding.length === embedding.length)
-    .filter((policy) => !sameBlock.has(policy.id))
+  const candidates = agent.costLayer.policies.filter((policy) => !sameBlock.has(policy.id));
+  const ranked = candidates
+    // Another embedder's cosines mean something else (the store outlives embedder changes),
+    // and a policy stored before embedders were recorded may come from any: left alone.
+    .filter(
+      (policy) => policy.embedder === identity && policy.embedding.length === embedding.length,
+    )
     .map((policy) => ({ policy, similarity: cosine(embedding, policy.embedding) }))
     .sort((x, y) => y.similarity - x.similarity);
-  if (ranked.length === 0) return { hit: false, embedding, similarity: null, reason: 'none' };
+  if (ranked.length === 0) {
+    const reason = candidates.length > 0 ? 'embedder' : 'none';
+    return { hit: false, embedding, similarity: null, reason };
+  }
   const knownSet = new Set(known);
   for (const { policy, similarity } of ranked) {
     if (similarity < threshold) break;
@@ -273,6 +283,7 @@ export function closeRecording(
     tasks,
     condition: run.condition,
     storedAt: mind.clock.label(mind.now),
+    embedder: embedderIdentity(mind.embedder),
   };
   markBlockPolicy(agent, run.block, policy.id);
   if (agent.costLayer.policies.some((p) => p.id === policy.id)) return null;

@@ -228,10 +228,14 @@ export class MemoryStream {
   }
 
   /** The newest `count` memories of the given kinds, newest first. */
-  latest(kinds: readonly MemoryKind[], count: number): MemoryNode[] {
+  latest(
+    kinds: readonly MemoryKind[],
+    count: number,
+    keep: (node: MemoryNode) => boolean = () => true,
+  ): MemoryNode[] {
     const out: MemoryNode[] = [];
     for (let i = this.list.length - 1; i >= 0 && out.length < count; i--) {
-      if (kinds.includes(this.list[i].kind)) out.push(this.list[i]);
+      if (kinds.includes(this.list[i].kind) && keep(this.list[i])) out.push(this.list[i]);
     }
     return out;
   }

@@ -3,7 +3,7 @@
  * three helpers — ask (one prompt → validated JSON), remember (embed + append to the agent's own
  * stream) and recall (retrieve from it). Modules change only the agent they are called for.
  */
-import type { RunConditions } from '../../../common/runs/conditions';
+import { BASELINE_CONDITIONS, type RunConditions } from '../../../common/runs/conditions';
 import type { Embedder, LanguageModel } from '../../models/types';
 import type { PromptTrim } from '../prompts/budget';
 import type { PromptSpec } from '../prompts/PromptSpec';
@@ -48,7 +48,8 @@ export interface Mind {
  * agent's calls per function in start order).
  */
 export async function ask<T>(mind: Mind, agent: Agent | null, spec: PromptSpec<T>): Promise<T> {
-  const prompt = spec.fit(mind.tokens ?? UNMEASURED_PROFILE);
+  const { guards } = mind.conditions ?? BASELINE_CONDITIONS;
+  const prompt = spec.fit(mind.tokens ?? UNMEASURED_PROFILE, { examples: guards.workedExamples });
   if (prompt.trims.length > 0) {
     mind.promptTrimmed?.({
       fn: prompt.fn,
@@ -66,6 +67,7 @@ export async function ask<T>(mind: Mind, agent: Agent | null, spec: PromptSpec<T
     temperature: prompt.temperature,
     seed: mind.seed,
     cacheKey: prompt.cacheKey,
+    ...(guards.drySampling ? {} : { dry: false }),
   });
   if (result.json === undefined) {
     throw new Error(`${mind.model.id} returned no JSON for a ${spec.fn} request with a schema`);
@@ -117,16 +119,18 @@ export async function remember(
  * "… is idle" observations are never candidates (reverie `new_retrieve` skips every node whose
  * embedding key contains "idle"): they are the most frequent and least telling memories.
  * The retrieval and its scores are kept on the agent for the inspector (`agent.retrievals`).
- * `touch: false` leaves the agent exactly as it was — access times and traces alike
- * (interviews that must not change the agent). `include` narrows the candidates further
- * (interview memory-access ablations).
+ * `touch: false` leaves the memories exactly as they were (no access-time change: interviews
+ * that must not change the agent) and, unless `trace` says otherwise, adds no trace either
+ * (the evaluation's questions on frozen copies). Traces are the inspector's view only — not in
+ * snapshots, never in a prompt — so an interview that changes nothing still shows what it
+ * retrieved (`trace: true`). `include` narrows the candidates further (interview ablations).
  */
 export async function recall(
   mind: Mind,
   agent: Agent,
   query: string,
   k: number,
-  options: { touch?: boolean; include?: (node: MemoryNode) => boolean } = {},
+  options: { touch?: boolean; trace?: boolean; include?: (node: MemoryNode) => boolean } = {},
 ): Promise<MemoryNode[]> {
   if (agent.memory.size === 0) return [];
   const [vector] = await mind.embedder.embed([query]);
@@ -139,7 +143,7 @@ export async function recall(
     touch,
     include: (node) => !isIdleMemory(node) && (!include || include(node)),
   });
-  if (touch) traceRetrieval(mind, agent, query, retrieved);
+  if (options.trace ?? touch) traceRetrieval(mind, agent, query, retrieved);
   return retrieved.map((r) => r.node);
 }
 

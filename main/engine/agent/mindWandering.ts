@@ -1,7 +1,8 @@
 /**
  * Mind wandering (Affordable Generative Agents): the agent's memory embeddings are clustered
  * with DBSCAN (`density-clustering`; AGA's `DBSCAN(eps=0.3, min_samples=2)`: Euclidean distance
- * between unit vectors, i.e. cosine ≥ about 0.955), and memories are sampled with probability
+ * between unit vectors, i.e. cosine ≥ about 0.955 — eps is the one calibrated for the running
+ * embedder, AGA's 0.3 when it is not calibrated: costLayerCalibration.ts), and memories are sampled with probability
  * 1 / (k · |C_i|) — k clusters, C_i the memory's cluster — so every topic of the agent's life is
  * equally likely to come to mind however many memories it has. Three are drawn (distinct) and
  * the model is asked for something novel they bring to mind (`prompts/wander.ts`); that thought
@@ -14,12 +15,14 @@
 import clustering from 'density-clustering';
 import { Rng } from '../sim/rng';
 import type { Agent } from './Agent';
+import { costLayerOf } from './ablation';
+import { AGA_VALUES, resolveCalibration } from './costLayerCalibration';
 import type { MemoryNode } from './memory';
 import { ask, type Mind } from './mind';
 import { wanderPrompt } from '../prompts/wander';
 
 /** Euclidean distance between unit vectors within which memories are neighbours (AGA eps). */
-export const WANDER_EPSILON = 0.3;
+export const WANDER_EPSILON = AGA_VALUES.wanderEpsilon;
 /** Neighbours (itself included) a memory needs to be a cluster core (AGA min_samples). */
 export const WANDER_MIN_POINTS = 2;
 /** Memories sampled into one wandering prompt (AGA samples 3). */
@@ -97,7 +100,11 @@ export function wanderingRng(seed: number, agentId: string, now: number): Rng {
 export function wanderingMemories(agent: Agent, mind: Mind): MemoryNode[] {
   const nodes = agent.memory.nodes.slice(-WANDER_POOL);
   if (nodes.length === 0) return [];
-  const clusters = clusterVectors(nodes.map((n) => agent.memory.embeddingOf(n)));
+  const { wanderEpsilon } = resolveCalibration(mind.embedder, costLayerOf(mind));
+  const clusters = clusterVectors(
+    nodes.map((n) => agent.memory.embeddingOf(n)),
+    wanderEpsilon.value,
+  );
   const rng = wanderingRng(mind.seed, agent.id, mind.now);
   const chosen = sampleWanderingMany(clusters, WANDER_SAMPLES, rng)
     .sort((a, b) => a - b)

@@ -3,8 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seedClauses } from '../../../common/scenario/seed';
+import { actionOf } from './plan';
+import { observe, observeOwnAction } from './observe';
+import { SLEEP_ACTIVITY } from './schedule';
 import { Simulation } from '../sim/Simulation';
 import { HashEmbedder, ScriptedModel } from '../testing/ScriptedModel';
+import { harness } from '../testing/harness';
 import { buildTestScenario } from '../testing/testTown';
 import { townScript } from '../testing/townScript';
 
@@ -49,7 +53,7 @@ describe('importance ratings', () => {
     // Perception forgets at once, so every event seen again is a new observation (as "bed is
     // made" is, hours later, in a real town).
     for (const p of scenario.personas) p.retention = 1;
-    const model = new ScriptedModel(townScript());
+    const model = new ScriptedModel(townScript({ talk: 'continue' })); // perception, not chats
     const sim = await Simulation.create(scenario, mkdtempSync(path.join(os.tmpdir(), 'observe-')), {
       model,
       embedder: new HashEmbedder(),
@@ -85,3 +89,101 @@ function ratedEvents(user: string): string[] {
     .filter((line) => line.startsWith('- (event) '))
     .map((line) => line.slice('- (event) '.length));
 }
+
+describe('self-observation (reverie: the persona perceives its own event)', () => {
+  /** Ada making tea (the action the engine makes of the task), in the kitchen area. */
+  function makeTea(h: Awaited<ReturnType<typeof harness>>, now: number, task: string) {
+    return actionOf(
+      h.mind(now),
+      task,
+      { location: 'x', emoji: '🫖', predicate: 'makes', object: task, objectState: 'in use' },
+      { endsAt: now + 600, taskKey: `0@${now}` },
+    );
+  }
+
+  it('stores "<Name> is <action>" in the -ing form, rated by the importance call, counted toward reflection', async () => {
+    const h = await harness();
+    const ada = h.agents.ada;
+    ada.action = makeTea(h, 60, 'make tea and eat breakfast');
+    const before = ada.importanceSinceReflection;
+    const seen = await observe(ada, h.mind(60), []);
+
+    const own = ada.memory.nodes.filter((n) => n.kind === 'observation' && n.subject === ada.name);
+    expect(own.map((n) => n.description)).toEqual([
+      `${ada.name} is making tea and eating breakfast`,
+    ]);
+    // Rated by the model like any event (townScript rates every event 4), not given a rating.
+    const asked = h.model.calls
+      .filter((c) => c.fn === 'importance')
+      .flatMap((c) => ratedEvents(c.messages[1].content));
+    expect(asked).toContain(`${ada.name} is making tea and eating breakfast`);
+    expect(own[0].importance).toBe(4);
+    const rated = ada.memory.nodes
+      .filter((n) => n.kind === 'observation')
+      .reduce((sum, n) => sum + n.importance, 0);
+    expect(ada.importanceSinceReflection - before).toBe(rated);
+    expect(rated).toBeGreaterThanOrEqual(4);
+    // Not something to react to: reverie drops self events before deciding.
+    expect(seen.some((e) => e.subject === ada.name)).toBe(false);
+  });
+
+  it('adds a new self-observation when the action changes, not while it goes on', async () => {
+    const h = await harness();
+    const ada = h.agents.ada;
+    ada.action = makeTea(h, 60, 'make tea');
+    await observe(ada, h.mind(60), []);
+    await observe(ada, h.mind(70), []);
+    ada.action = makeTea(h, 80, 'water the lavender');
+    await observe(ada, h.mind(80), []);
+    const own = ada.memory.nodes
+      .filter((n) => n.kind === 'observation' && n.subject === ada.name)
+      .map((n) => [n.description, n.createdAt]);
+    expect(own).toEqual([
+      [`${ada.name} is making tea`, 60],
+      [`${ada.name} is watering the lavender`, 80],
+    ]);
+  });
+
+  it('"is idle" costs no call and rates 1; "is sleeping" is recorded at bedtime and rated', async () => {
+    const h = await harness();
+    const ada = h.agents.ada;
+    ada.action = null;
+    await observeOwnAction(ada, h.mind(0));
+    expect(h.model.calls).toHaveLength(0);
+    const idle = ada.memory.latest(['observation'], 1)[0];
+    expect([idle.description, idle.importance]).toEqual([`${ada.name} is idle`, 1]);
+
+    ada.action = {
+      ...makeTea(h, 30, 'sleep'),
+      description: SLEEP_ACTIVITY,
+      predicate: 'is',
+      object: 'sleeping',
+    };
+    await observeOwnAction(ada, h.mind(30));
+    await observeOwnAction(ada, h.mind(40));
+    const sleeping = ada.memory.nodes.filter((n) => n.description === `${ada.name} is sleeping`);
+    expect(sleeping).toHaveLength(1);
+    expect(h.model.calls.map((c) => c.fn)).toEqual(['importance']);
+    expect(sleeping[0].importance).toBe(4);
+  });
+
+  it('in a running town, every action a resident starts shows up in their own stream', async () => {
+    const scenario = buildTestScenario();
+    const sim = await Simulation.create(scenario, mkdtempSync(path.join(os.tmpdir(), 'self-')), {
+      model: new ScriptedModel(townScript({ talk: 'continue' })),
+      embedder: new HashEmbedder(),
+    });
+    await sim.run(90);
+    for (const agent of sim.agents) {
+      const own = agent.memory.nodes
+        .filter((n) => n.kind === 'observation' && n.subject === agent.name)
+        .map((n) => n.description);
+      expect(own.length, agent.name).toBeGreaterThan(1);
+      for (const d of own) expect(d).toMatch(new RegExp(`^${agent.name} is [a-z]`));
+      // The action it is doing now was observed once it had begun (the step after).
+      if (agent.action && agent.action.startedAt < sim.gameTime) {
+        expect(own).toContain(`${agent.name} is ${agent.action.description}`);
+      }
+    }
+  });
+});

@@ -1,14 +1,17 @@
 /**
  * Perceive and remember (Park et al. 2023 §4.1; reverie `perceive.py`): the agent learns the
- * places in view, notices new events, and stores each as an observation with its importance —
+ * places in view, notices new events — its own action among them — and stores each as an
+ * observation with its importance —
  * asked of the model, except "… is idle", which is 1 without a call (reverie scores idle
  * events 1 as well, and ARCHITECTURE §4 makes them free), and an observation the agent has
  * made before in the same words, which keeps the rating it had (issue 14: on SmolLM2, 99 of a
- * day's 179 importance calls rated "bed is made" and the like again; reverie asks every time).
+ * day's 179 importance calls rated "bed is made" and the like again; reverie asks every time —
+ * the `ratingReuse` guard, common/runs/guards.ts).
  */
 import { importanceListPrompt, importancePrompt } from '../prompts/importance';
+import { isSentence } from '../prompts/verbPhrase';
 import { perceive, type AgentEvent, type PerceivedEvent } from '../world/perceive';
-import { observes } from './ablation';
+import { conditionsOf, observes } from './ablation';
 import type { Agent } from './Agent';
 import { MIN_IMPORTANCE } from './memory';
 import { ask, remember, type Mind } from './mind';
@@ -19,10 +22,34 @@ export function isIdleEvent(e: { predicate: string; object: string }): boolean {
 }
 
 /**
- * Perceives from the agent's tile, stores the new observations and returns them, nearest
- * first. `events` are all agents' current events; the agent's own is skipped. Under the
- * no-observation ablation the agent still learns the places in view (it must find its way) but
- * stores and returns no events, so it has nothing to react to.
+ * The agent's own event as it records it: "<Name> is <action>" ("Isabella Rodriguez is making
+ * tea", "… is sleeping", "… is idle" before its first action), standing on its own tile.
+ */
+export function ownEvent(agent: Agent): AgentEvent {
+  const a = agent.action;
+  return {
+    subject: agent.name,
+    predicate: a ? a.predicate : 'is',
+    object: a ? a.object : 'idle',
+    description: isSentence(agent.name, agent.activityLabel()),
+    tile: agent.tile,
+  };
+}
+
+/**
+ * Perceives from the agent's tile, stores the new observations and returns those of other
+ * agents and objects, nearest first. `events` are the other agents' current events (the
+ * agent's own, if there, is replaced by {@link ownEvent}).
+ *
+ * Self-observation, as reverie: the persona's own event lies on its own tile, so it is the
+ * nearest event it perceives; it is stored like any other — rated by the importance call
+ * (idle = 1 with no call), added to the reflection counter (`importance_trigger_curr`) — and
+ * only when new, i.e. when its triple is not among the last `retention` observations, which in
+ * practice means each time the action changes. It is not returned: reverie's
+ * `_choose_retrieved` drops self events before deciding to react.
+ *
+ * Under the no-observation ablation the agent still learns the places in view (it must find its
+ * way) but stores and returns no events, so it has nothing to react to.
  */
 export async function observe(
   agent: Agent,
@@ -35,13 +62,46 @@ export async function observe(
     world: mind.world,
     tile: agent.tile,
     params: agent.perception,
-    agentEvents: events.filter((e) => e.subject !== agent.name),
+    agentEvents: [ownEvent(agent), ...events.filter((e) => e.subject !== agent.name)],
     recentObservations: agent.memory.latest(['observation'], agent.perception.retention),
   });
+  await store(agent, mind, seen);
+  return seen.filter((e) => e.subject !== agent.name);
+}
+
+/**
+ * While the agent sleeps it perceives nothing around it (a saving: nothing it could react to),
+ * but it still records its own action once as it changes — "<Name> is sleeping" at bedtime, as
+ * reverie's persona perceives its own event every step, asleep or not.
+ */
+export async function observeOwnAction(agent: Agent, mind: Mind): Promise<void> {
+  if (!observes(mind)) return;
+  const seen = perceive({
+    world: mind.world,
+    tile: agent.tile,
+    params: { ...agent.perception, visionRadius: 0 },
+    agentEvents: [ownEvent(agent)],
+    recentObservations: agent.memory.latest(['observation'], agent.perception.retention),
+  });
+  await store(
+    agent,
+    mind,
+    seen.filter((e) => e.subject === agent.name),
+  );
+}
+
+/**
+ * Rates (in one call; idle events free, and repeats too under the `ratingReuse` guard) and
+ * remembers perceived events, in order.
+ */
+async function store(agent: Agent, mind: Mind, seen: readonly PerceivedEvent[]): Promise<void> {
+  const reuse = conditionsOf(mind).guards.ratingReuse;
   const known = seen.map((e) =>
     isIdleEvent(e)
       ? MIN_IMPORTANCE
-      : agent.memory.newestWith('observation', e.description)?.importance,
+      : reuse
+        ? agent.memory.newestWith('observation', e.description)?.importance
+        : undefined,
   );
   const rated = await rate(
     mind,
@@ -64,7 +124,6 @@ export async function observe(
       object: e.object,
     })),
   );
-  return seen;
 }
 
 /**

@@ -13,6 +13,7 @@
 import { parseAddress } from '../../../common/scenario/address';
 import type { Embedder } from '../../models/types';
 import { LOCATION_SEPARATOR } from '../prompts/action';
+import { conditionsOf } from './ablation';
 import type { Agent } from './Agent';
 import type { Mind } from './mind';
 
@@ -93,7 +94,7 @@ function outsideOthersHomes(
 /**
  * The {@link PLACES_OFFERED} places of `locations` ("sector > arena[ > object]") most relevant
  * to `task` done within the schedule block `block`, best first; ties keep the order of
- * `locations`.
+ * `locations`. With the place-shortlist guard off: all of them, in their order.
  */
 export async function placesFor(
   agent: Agent,
@@ -104,6 +105,8 @@ export async function placesFor(
 ): Promise<string[]> {
   const query = placeQuery(task, block);
   locations = outsideOthersHomes(agent, mind, query, locations);
+  // The place-shortlist guard (common/runs/guards.ts); off, every known place is offered.
+  if (!conditionsOf(mind).guards.placeShortlist) return [...locations];
   if (locations.length <= PLACES_OFFERED) return [...locations];
   const [taskVector] = await mind.embedder.embed([query]);
   const vectors = await vectorsOf(mind.embedder, locations);

@@ -4,7 +4,8 @@ import { enumOf } from '../testing/ScriptedModel';
 import { harness } from '../testing/harness';
 import { buildTestScenario } from '../testing/testTown';
 import { TileWorld } from '../world/TileWorld';
-import { BED_SLEEPING_STATE, knownLocations, nextAction, planNewDay } from './plan';
+import { remember } from './mind';
+import { BED_SLEEPING_STATE, blockAt, knownLocations, nextAction, planNewDay } from './plan';
 import { SLEEP_ACTIVITY } from './schedule';
 
 describe('planning', () => {
@@ -138,5 +139,86 @@ describe('planning', () => {
     expect(h.model.calls[1].messages.at(-1)?.content).toContain(
       'Busy preparing for the spring fair.',
     );
+  });
+});
+
+describe('the new day (reverie revise_identity)', () => {
+  it('a party announced on day 1 for "tomorrow at 5 pm" reaches day 2 dated, and lands at 17:00 in its schedule', async () => {
+    const party = 'go to the party at the cafe at 5 pm';
+    const h = await harness({
+      'daily.revise': () => ({
+        currently: 'Ada Lin runs the cafe and is looking forward to the party there tonight.',
+        needs: 'the party at the cafe today, Tuesday February 14, at 5 pm',
+      }),
+      'plan.daily': () => ({
+        plan: ['open the cafe', 'have lunch', 'garden in the park', party, 'go to bed'],
+      }),
+      'plan.hourly': () => ({
+        schedule: [
+          { activity: 'open the cafe', hours: 4, asleep: false },
+          { activity: 'lunch and errands', hours: 3, asleep: false },
+          { activity: 'garden in the park', hours: 3, asleep: false },
+          { activity: 'party at the cafe', hours: 3, asleep: false },
+          { activity: 'read at home', hours: 3, asleep: false },
+          { activity: 'sleeping', hours: 1, asleep: true },
+        ],
+      }),
+    });
+    const ada = h.agents.ada;
+    await planNewDay(ada, h.mind(0)); // Monday February 13, 10:00
+    // A busy Monday of small thoughts, then at 15:00 Bo tells Ada about the party.
+    await remember(
+      h.mind(2 * 3600),
+      ada,
+      Array.from({ length: 40 }, (_, i) => ({
+        kind: 'thought' as const,
+        description: `Ada Lin noticed small thing ${i} at the cafe`,
+        importance: 2,
+      })),
+    );
+    const announcement = "For Ada Lin's planning: go to the party at the cafe tomorrow at 5 pm";
+    await remember(h.mind(5 * 3600), ada, [
+      { kind: 'plan', description: announcement, importance: 8, subject: ada.name },
+    ]);
+    h.model.calls.length = 0;
+
+    await planNewDay(ada, h.mind(21 * 3600)); // Tuesday February 14, 07:00
+    const [revise] = h.model.callsOf('daily.revise');
+    const question = revise.messages.at(-1)!.content;
+    expect(question).toContain(
+      'Yesterday was Monday February 13, 2023. Today is Tuesday February 14, 2023.',
+    );
+    // The statements are dated, the announcement among them, so "tomorrow" is Tuesday.
+    expect(question).toContain(`- Monday February 13, 2023, 15:00: ${announcement}\n`);
+    const statements = question
+      .split('\n')
+      .filter((l) => /^- \w+day \w+ \d+, \d{4}, \d\d:\d\d: /.test(l));
+    // Two focal points, 30 memories each (reverie's ~60), every one of them a statement.
+    const focal = [
+      "Ada Lin's plan for Tuesday February 14, 2023.",
+      "Important recent events for Ada Lin's life.",
+    ];
+    const found = ada.retrievals.filter((r) => focal.includes(r.query));
+    expect(found.map((r) => [r.query, r.results.length]).sort()).toEqual(
+      focal.map((q) => [q, 30]).sort(),
+    );
+    const union = new Set(found.flatMap((r) => r.results.map((m) => m.id)));
+    expect(statements).toHaveLength(union.size);
+    // The revision becomes Ada's status and needs, which the day plan is asked with, beside
+    // her dated thoughts, on the right day.
+    const daily = h.model.callsOf('plan.daily')[0].messages.at(-1)!.content;
+    expect(daily).toContain('the party at the cafe today, Tuesday February 14, at 5 pm');
+    expect(daily).toContain('Today is Tuesday February 14, 2023.');
+    expect(daily).toContain(`Monday February 13, 2023, 15:00: ${announcement}`);
+    expect(ada.dailyPlan).toContain(party);
+    // The schedule asked for that plan has the party from 17:00 to 20:00.
+    expect(h.model.callsOf('plan.hourly')[0].messages.at(-1)!.content).toContain(party);
+    expect(blockAt(ada, 17 * 60)).toMatchObject({
+      activity: 'party at the cafe',
+      startMinute: 17 * 60,
+      minutes: 180,
+      asleep: false,
+    });
+    expect(ada.day).toBe(1);
   });
 });

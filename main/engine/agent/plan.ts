@@ -16,7 +16,7 @@ import { planWakePrompt } from '../prompts/planWake';
 import { progressive } from '../prompts/verbPhrase';
 import { clockLabel } from '../sim/Clock';
 import { objectStateOf } from '../world/objectState';
-import { costLayerOf, plans } from './ablation';
+import { conditionsOf, costLayerOf, plans } from './ablation';
 import type { Agent, CurrentAction, ScheduleBlock, Task } from './Agent';
 import {
   actionCacheKey,
@@ -29,41 +29,17 @@ import {
   startReuse,
 } from './lifestylePolicy';
 import { PLAN_EXPIRY_GAME_SECONDS } from './memory';
-import { ask, recall, remember, type Mind } from './mind';
+import { ask, remember, type Mind } from './mind';
 import { placesFor } from './placeRelevance';
-import { bedtimeWindow, layoutSchedule, layoutTasks, SLEEP_ACTIVITY } from './schedule';
-import { wanderingThought } from './mindWandering';
+import { bedtimeFor, layoutSchedule, layoutTasks, SLEEP_ACTIVITY } from './schedule';
+import { planningThoughts, revisionStatements } from './planMemory';
 
 /** Importance of the day-plan memory (reverie `_long_term_planning`: `thought_poignancy = 5`). */
 export const DAY_PLAN_IMPORTANCE = 5;
-/** Thoughts shown to the planning prompts, newest first. */
-const RECENT_THOUGHTS_FOR_PLANNING = 5;
-/** Memories the new-day revision reads (reverie retrieves ~30; kept short for small models). */
-const MEMORIES_FOR_REVISION = 12;
-
-/** The newest thoughts and plans, newest first, for planning prompts. */
-export function recentThoughts(agent: Agent): string[] {
-  return agent.memory
-    .latest(['thought', 'plan'], RECENT_THOUGHTS_FOR_PLANNING)
-    .map((m) => m.description);
-}
-
-/**
- * {@link recentThoughts}, plus — with mind wandering on — something novel that memories sampled
- * from the agent's memory clusters bring to mind (AGA), so plans can pick up any topic of its
- * life, not only the latest.
- */
-export async function planningThoughts(agent: Agent, mind: Mind): Promise<string[]> {
-  const thoughts = recentThoughts(agent);
-  if (!costLayerOf(mind).mindWandering) return thoughts;
-  const wandering = await wanderingThought(agent, mind);
-  if (!wandering) return thoughts;
-  return [...thoughts, `(comes to mind) ${wandering}`];
-}
-
 /**
  * Plans the game day that `mind.now` falls in, when the agent has not yet: on later days first
- * revises "currently" (daily.revise), then asks wake hour, broad plan and hourly schedule.
+ * revises "currently" and today's needs from dated statements (daily.revise, see
+ * {@link revisionStatements}), then asks wake hour, broad plan and hourly schedule.
  * Returns true when it planned.
  */
 export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
@@ -76,16 +52,14 @@ export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
   }
   const date = mind.clock.dateLabel(mind.now);
   if (agent.day !== null) {
-    const memories = await recall(
-      mind,
-      agent,
-      `${agent.name}'s plans and life`,
-      MEMORIES_FOR_REVISION,
-    );
     const revised = await ask(
       mind,
       agent,
-      dailyRevisePrompt(agent.identity, { date, memories: memories.map((m) => m.description) }),
+      dailyRevisePrompt(agent.identity, {
+        date,
+        yesterday: mind.clock.dateLabel(mind.clock.gameSecondsOf(day - 1, 0)),
+        statements: await revisionStatements(agent, mind, date),
+      }),
     );
     agent.identity = {
       ...agent.identity,
@@ -93,7 +67,11 @@ export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
       dailyPlanRequirement: revised.needs,
     };
   }
-  const { wakeHour } = await ask(mind, agent, planWakePrompt(agent.identity, date));
+  const { wakeHour } = await ask(
+    mind,
+    agent,
+    planWakePrompt(agent.identity, date, conditionsOf(mind).guards),
+  );
   const thoughts = await planningThoughts(agent, mind);
   const { plan } = await ask(
     mind,
@@ -117,7 +95,8 @@ export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
     [],
     schedule,
     wakeHour * 60,
-    bedtimeWindow(agent.identity.lifestyle),
+    bedtimeFor(agent.identity.lifestyle, conditionsOf(mind).guards),
+    conditionsOf(mind).guards.mergeRepeats,
   );
   agent.tasks = [];
   await remember(mind, agent, [
@@ -162,7 +141,8 @@ export async function replanRestOfDay(agent: Agent, mind: Mind): Promise<void> {
     kept,
     schedule,
     fromHour * 60,
-    bedtimeWindow(agent.identity.lifestyle),
+    bedtimeFor(agent.identity.lifestyle, conditionsOf(mind).guards),
+    conditionsOf(mind).guards.mergeRepeats,
   );
   agent.tasks = [];
   agent.replanPending = false;
@@ -249,9 +229,28 @@ export async function replanAround(agent: Agent, mind: Mind, event: Interruption
     block.activity,
     endMinute,
     blockEnd - endMinute,
-    event.context,
+    interruptionContext(event.context, agent.tasks, [...before, inserted]),
   );
   agent.tasks = [...before, inserted, ...after];
+}
+
+/**
+ * What the re-decomposition after an interruption is told (reverie
+ * `generate_new_decomp_schedule` shows the block's originally planned tasks and the tasks done
+ * up to the interruption, the interruption last): `why`, then both lists as "HH:MM task".
+ */
+export function interruptionContext(
+  why: string,
+  planned: readonly Task[],
+  done: readonly Task[],
+): string {
+  const list = (tasks: readonly Task[]) =>
+    tasks.map((t) => `${clockLabel(t.startMinute)} ${t.task}`).join(', ');
+  return [
+    why,
+    ...(planned.length ? [`planned before: ${list(planned)}`] : []),
+    `done so far: ${list(done)}`,
+  ].join('; ');
 }
 
 /**
@@ -279,7 +278,12 @@ export async function decompose(
     const found = await lookupPolicy(agent, mind, activity, knownLocations(agent, mind), block);
     embedding = found.embedding;
     if (found.hit) {
-      const reused = layoutTasks(found.policy.tasks, start, minutes);
+      const reused = layoutTasks(
+        found.policy.tasks,
+        start,
+        minutes,
+        conditionsOf(mind).guards.mergeRepeats,
+      );
       startReuse(agent, found.policy, found.embedding, day, reused, block);
       mind.costLayer?.note({
         kind: 'policy.hit',
@@ -309,7 +313,7 @@ export async function decompose(
       context,
     }),
   );
-  const out = layoutTasks(tasks, start, minutes);
+  const out = layoutTasks(tasks, start, minutes, conditionsOf(mind).guards.mergeRepeats);
   if (embedding) startRecording(agent, activity, embedding, day, out, block);
   return out;
 }

@@ -1,15 +1,25 @@
 /**
  * Reacting (Park et al. 2023 §4.3.1; reverie `plan.py` `_should_react`): when an agent notices
- * another agent doing something, it may talk to them, wait for them, or carry on.
+ * another agent doing something, it may talk to them, wait for them, or carry on. Which of
+ * these it is offered follows reverie's preconditions (`lets_talk`, `lets_react`), and it
+ * decides from what it retrieves on the other person and on how they stand, and from when they
+ * last talked and about what.
  */
 import { reactPrompt, type Reaction } from '../prompts/react';
 import type { PerceivedEvent } from '../world/perceive';
 import type { Agent, CurrentAction } from './Agent';
-import { ask, recall, type Mind } from './mind';
+import { recallOnFocalPoints } from './focalPoints';
+import { ask, type Mind } from './mind';
 import { replanAround } from './plan';
 
-/** Memories recalled about the other agent before deciding (kept short: one small prompt). */
-export const MEMORIES_FOR_REACTION = 8;
+/**
+ * Memories recalled per focal point before deciding (the other's event, the relationship).
+ * Reverie passes every event and thought its keyword retrieval finds on the event; the prompt
+ * keeps the best-scored that fit the context.
+ */
+export const MEMORIES_PER_REACTION_FOCAL = 10;
+/** Reverie offers neither a chat nor a wait in the 23rd hour (`curr_time.hour == 23`). */
+export const LAST_REACTION_HOUR = 23;
 
 /** A reaction to one other agent. */
 export interface ReactionDecision {
@@ -22,10 +32,42 @@ export function canEngage(agent: Agent, now: number): boolean {
   return !agent.isAsleep() && !(agent.action?.withAgent && agent.action.endsAt > now);
 }
 
+/** True while the agent is waiting for someone (reverie: "waiting" in its action). */
+function isWaiting(agent: Agent, now: number): boolean {
+  return agent.action?.predicate === WAIT_PREDICATE && agent.action.endsAt > now;
+}
+
 /**
- * Decides how `agent` reacts to the nearest other agent it just noticed, or returns null when
- * there is nobody to react to (asleep, busy in a chat, or still in the chat cooldown).
- * `others` maps agent names to agents.
+ * The reactions `agent` may have to `other` now, "continue" always last; only "continue" when
+ * neither a chat nor a wait may start. Reverie's preconditions, both: each has an action, and
+ * neither sleeps, it is not 23:xx, and the other is not waiting. A chat (`lets_talk`): neither
+ * is in a chat and the pair's cooldown is over. A wait (`lets_react`): the agent is still on its
+ * way (it has a path left) and both are headed for the same place.
+ */
+export function allowedReactions(agent: Agent, other: Agent, mind: Mind): Reaction[] {
+  const { now } = mind;
+  const mine = agent.action;
+  const theirs = other.action;
+  if (!mine || !theirs || agent.isAsleep() || other.isAsleep()) return ['continue'];
+  if (Math.floor(mind.clock.minuteOfDay(now) / 60) >= LAST_REACTION_HOUR) return ['continue'];
+  if (isWaiting(other, now)) return ['continue'];
+  const options: Reaction[] = [];
+  const cooling = (agent.chatCooldownUntil[other.id] ?? -Infinity) > now;
+  if (canEngage(agent, now) && canEngage(other, now) && !cooling) options.push('talk');
+  if (agent.path.length > 0 && mine.address === theirs.address) options.push('wait');
+  return [...options, 'continue'];
+}
+
+/** "Monday February 13, 2023, 10:00: Ada Lin and Bo Park conversed about …", or undefined. */
+export function lastChatWith(agent: Agent, other: Agent, mind: Mind): string | undefined {
+  const last = agent.memory.nodes.findLast((m) => m.kind === 'chat' && m.object === other.name);
+  return last ? `${mind.clock.label(last.createdAt)}: ${last.description}` : undefined;
+}
+
+/**
+ * Decides how `agent` reacts to the first other agent it just noticed that it may talk to or
+ * wait for, or returns null when there is none (no model call then). `others` maps agent names
+ * to agents.
  */
 export async function decideReaction(
   agent: Agent,
@@ -33,37 +75,51 @@ export async function decideReaction(
   seen: readonly PerceivedEvent[],
   others: ReadonlyMap<string, Agent>,
 ): Promise<ReactionDecision | null> {
-  if (!canEngage(agent, mind.now)) return null;
-  const target = seen
+  // Reverie `_should_react`: no reaction while chatting or waiting oneself.
+  if (!canEngage(agent, mind.now) || isWaiting(agent, mind.now)) return null;
+  const candidates = seen
     .filter((e) => e.source === 'agent')
     .map((e) => others.get(e.subject))
-    .find(
-      (other): other is Agent =>
-        other !== undefined &&
-        other.id !== agent.id &&
-        canEngage(other, mind.now) &&
-        (agent.chatCooldownUntil[other.id] ?? -Infinity) <= mind.now,
+    .filter((other): other is Agent => other !== undefined && other.id !== agent.id);
+  for (const target of candidates) {
+    const options = allowedReactions(agent, target, mind);
+    if (options.length === 1) continue;
+    const memories = await reactionMemories(agent, target, mind);
+    const lastChat = lastChatWith(agent, target, mind);
+    const { decision } = await ask(
+      mind,
+      agent,
+      reactPrompt(agent.identity, {
+        now: mind.clock.label(mind.now),
+        ownActivity: agent.activityLabel(),
+        otherName: target.name,
+        otherActivity: target.activityLabel(),
+        memories,
+        options,
+        ...(lastChat ? { lastChat } : {}),
+      }),
     );
-  if (!target) return null;
-  const memories = await recall(
-    mind,
-    agent,
-    `${target.name} is ${target.activityLabel()}`,
-    MEMORIES_FOR_REACTION,
-  );
-  const { decision } = await ask(
-    mind,
-    agent,
-    reactPrompt(agent.identity, {
-      now: mind.clock.label(mind.now),
-      ownActivity: agent.activityLabel(),
-      otherName: target.name,
-      otherActivity: target.activityLabel(),
-      memories: memories.map((m) => m.description),
-    }),
-  );
-  return { decision, otherId: target.id };
+    return { decision, otherId: target.id };
+  }
+  return null;
 }
+
+/**
+ * What the agent recalls before deciding: memories retrieved on what the other is doing (the
+ * perceived event, as reverie retrieves on it) and on how the two stand, each
+ * {@link MEMORIES_PER_REACTION_FOCAL}, without repeats, best of each first.
+ */
+async function reactionMemories(agent: Agent, target: Agent, mind: Mind): Promise<string[]> {
+  const focal = [
+    `${target.name} is ${target.activityLabel()}`,
+    `${agent.name}'s relationship with ${target.name}`,
+  ];
+  const found = await recallOnFocalPoints(mind, agent, focal, MEMORIES_PER_REACTION_FOCAL);
+  return found.map((m) => m.description);
+}
+
+/** The predicate of a wait action: others see "<name> waits for <other>". */
+export const WAIT_PREDICATE = 'waits for';
 
 /** The action of waiting where one stands until `other` finishes its current action. */
 export function waitAction(agent: Agent, other: Agent, mind: Mind): CurrentAction {
@@ -73,7 +129,7 @@ export function waitAction(agent: Agent, other: Agent, mind: Mind): CurrentActio
     description: `waiting for ${other.name} to finish`,
     address: here,
     emoji: '⌛',
-    predicate: 'waits for',
+    predicate: WAIT_PREDICATE,
     object: other.name,
     objectAddress: null,
     objectState: null,

@@ -58,4 +58,29 @@ describe('reflection', () => {
     ]);
     expect(ada.importanceSinceReflection).toBe(6);
   });
+
+  it('asks its questions from what happened, not from "… is idle" observations (reverie)', async () => {
+    const h = await harness();
+    const ada = h.agents.ada;
+    const mind = h.mind(600, { reflectionThreshold: 10 });
+    const idle = (thing: string) => ({
+      kind: 'observation' as const,
+      description: `${thing} is idle`,
+      subject: thing,
+      predicate: 'is',
+      object: 'idle',
+      importance: 1,
+    });
+    await remember(mind, ada, [
+      { kind: 'observation', description: 'Bo Park is baking bread', importance: 6 },
+      idle('desk'),
+      idle('oven'),
+      { kind: 'observation', description: 'Cy Lee is painting the fence', importance: 6 },
+    ]);
+    expect(await maybeReflect(ada, mind)).not.toBeNull();
+    const prompt = h.model.calls[0].messages.map((m) => m.content).join('\n');
+    expect(prompt).toContain('Bo Park is baking bread');
+    expect(prompt).toContain('Cy Lee is painting the fence');
+    expect(prompt).not.toContain('is idle');
+  });
 });

@@ -3,13 +3,17 @@
  * memories adds up to the threshold (150 in the paper), the agent asks three questions of its
  * recent memories, retrieves for each, and stores five insights per question as thoughts that
  * point at their evidence (depth = 1 + deepest evidence, set by the memory stream).
+ *
+ * What counts toward the threshold is every perceived event's importance (agent/mind.ts
+ * `remember`), the agent's own actions among them ("Isabella Rodriguez is making tea",
+ * agent/observe.ts), as reverie's `perceive.py` lowers `importance_trigger_curr` for each.
  */
 import { reflectInsightsPrompt } from '../prompts/reflectInsights';
 import { reflectQuestionsPrompt } from '../prompts/reflectQuestions';
 import { reflects } from './ablation';
 import type { Agent } from './Agent';
 import type { MemoryNode } from './memory';
-import { ask, recall, remember, type Mind } from './mind';
+import { ask, isIdleMemory, recall, remember, type Mind } from './mind';
 
 /** Recent memories the questions are asked from (ARCHITECTURE §9: the last ~100). */
 export const REFLECTION_SOURCE_MEMORIES = 100;
@@ -29,8 +33,13 @@ export interface Reflection {
 export async function maybeReflect(agent: Agent, mind: Mind): Promise<Reflection | null> {
   if (!reflects(mind)) return null;
   if (agent.importanceSinceReflection < mind.reflectionThreshold) return null;
+  // As reverie's focal points: "… is idle" observations say nothing to reflect on.
   const recent = agent.memory
-    .latest(['observation', 'chat', 'thought', 'plan'], REFLECTION_SOURCE_MEMORIES)
+    .latest(
+      ['observation', 'chat', 'thought', 'plan'],
+      REFLECTION_SOURCE_MEMORIES,
+      (node) => !isIdleMemory(node),
+    )
     .reverse();
   const { questions } = await ask(
     mind,

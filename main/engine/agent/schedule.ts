@@ -3,6 +3,7 @@
  * schedule blocks end to end from waking to midnight with the night at bedtime, a block's tasks
  * end to end over the block, and runs of the same text merged. Pure functions of their inputs.
  */
+import type { Guards } from '../../../common/runs/guards';
 import { MAX_BLOCK_HOURS, type HourlyBlock } from '../prompts/planHourly';
 import type { ScheduleBlock, Task } from './Agent';
 
@@ -14,6 +15,20 @@ export const SLEEP_ACTIVITY = 'sleeping';
 
 /** When a lifestyle states no bedtime, the night starts between 20:00 and midnight. */
 export const UNSTATED_BEDTIME = { earliest: 20 * 60, latest: MINUTES_PER_DAY } as const;
+
+/**
+ * The window with the bedtime guard off (common/runs/guards.ts): the day ends where the model's
+ * blocks end (at midnight at the latest, where the schedule ends).
+ */
+export const ANY_BEDTIME = { earliest: 0, latest: MINUTES_PER_DAY } as const;
+
+/** The bedtime window of a run: the lifestyle's, or {@link ANY_BEDTIME} with the guard off. */
+export function bedtimeFor(
+  lifestyle: string,
+  guards: Pick<Guards, 'bedtimeWindow'>,
+): BedtimeWindow {
+  return guards.bedtimeWindow ? bedtimeWindow(lifestyle) : ANY_BEDTIME;
+}
 
 /** An activity that is sleep, by its words. */
 const SLEEPS = /\b(sleep|sleeps|sleeping|asleep|bed|nap|rest)\b/i;
@@ -62,13 +77,15 @@ export function bedtimeWindow(lifestyle: string): BedtimeWindow {
  * eight one-hour blocks from 06:00 and nothing after, leaving 14:00 to midnight to sleep; and
  * kept a resident who goes to bed at 10:30pm writing until midnight. An asleep block followed
  * by an awake one, or not named as sleep before the night's first sleep, is taken as awake.
- * Awake blocks are laid in pieces of at most MAX_BLOCK_HOURS.
+ * Awake blocks are laid in pieces of at most MAX_BLOCK_HOURS. `merge`: runs of the same
+ * activity become one block ({@link mergeRepeats}; the `mergeRepeats` guard).
  */
 export function layoutSchedule(
   kept: readonly ScheduleBlock[],
   blocks: readonly HourlyBlock[],
   fromMinute: number,
   bed: BedtimeWindow = UNSTATED_BEDTIME,
+  merge = true,
 ): ScheduleBlock[] {
   const out: ScheduleBlock[] = [...kept];
   const keptEnd = kept.length
@@ -87,13 +104,10 @@ export function layoutSchedule(
   // The night begins with sleep: an activity marked asleep before it ("write about the town")
   // belongs to the day.
   while (lastAwake + 1 < blocks.length && !SLEEPS.test(blocks[lastAwake + 1].activity)) lastAwake++;
-  const day = mergeRepeats(
-    blocks.slice(0, lastAwake + 1).map((b) => ({ ...b, asleep: false })),
-    'activity',
-    'hours',
-    MAX_BLOCK_HOURS,
-  );
-  const night = mergeRepeats(blocks.slice(lastAwake + 1), 'activity', 'hours', MAX_BLOCK_HOURS);
+  const merged = (items: HourlyBlock[]) =>
+    merge ? mergeRepeats(items, 'activity', 'hours', MAX_BLOCK_HOURS) : items;
+  const day = merged(blocks.slice(0, lastAwake + 1).map((b) => ({ ...b, asleep: false })));
+  const night = merged(blocks.slice(lastAwake + 1));
   const dayMinutes = day.reduce((n, b) => n + b.hours * 60, 0);
   // The day's end, moved into the window; a re-plan late in the evening starts after the
   // window, and its day is not stretched back.
@@ -127,14 +141,16 @@ export function layoutSchedule(
  * Lays `tasks` end to end over [start, start + minutes): tasks past the end are cut; when the
  * model's tasks fall short they are stretched in proportion (rounded to 5 minutes) and the last
  * takes what rounding leaves. (Reverie gives the whole shortfall to the last task; on a
- * four-hour block a small model's few tasks would leave one task hours long.)
+ * four-hour block a small model's few tasks would leave one task hours long.) `merge`: runs of
+ * the same task become one ({@link mergeRepeats}; the `mergeRepeats` guard).
  */
 export function layoutTasks(
   tasks: readonly { task: string; minutes: number }[],
   start: number,
   minutes: number,
+  merge = true,
 ): Task[] {
-  tasks = mergeRepeats(tasks, 'task', 'minutes');
+  if (merge) tasks = mergeRepeats(tasks, 'task', 'minutes');
   const total = tasks.reduce((sum, t) => sum + t.minutes, 0);
   const stretch = total < minutes ? minutes / total : 1;
   const out: Task[] = [];

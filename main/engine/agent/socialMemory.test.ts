@@ -33,7 +33,8 @@ describe('social memory', () => {
     h.model.calls.length = 0;
     await converse(ada, bo, mind);
 
-    // One summary per speaker before the first line, none per utterance.
+    // One summary per speaker before the first line; none per line here, where the lines
+    // retrieve nothing the summaries do not cover.
     const fns = h.model.calls.map((c) => c.fn);
     expect(fns.slice(0, 2)).toEqual(['social.summary', 'social.summary']);
     expect(fns.filter((f) => f === 'social.summary')).toHaveLength(2);
@@ -87,12 +88,15 @@ describe('social memory', () => {
     expect(h.agents.ada.costLayer.social).toEqual({});
   });
 
-  // AGA's social memory merges each turn's new memories into the relationship summary. Today's
-  // mechanism does not: the summary stays as it was before the first line, and the memories a
-  // later line retrieves that it does not cover are listed beside it ("Also on your mind").
-  // Issue 26 item 2 will change this mechanism; this test then changes with it.
-  it('shows memories a later line retrieves that the summary does not cover beside the unchanged summary (not merged into it)', async () => {
-    const h = await harness({ 'social.summary': () => ({ summary: 'Old friends.' }) });
+  it('merges the memories a later line retrieves into the summary, and the line reads the summary, not the memories (AGA)', async () => {
+    const h = await harness({
+      'social.summary': (req) => {
+        const stalls = req.messages.at(-1)!.content.match(/plans stall \d+/g) ?? [];
+        return {
+          summary: stalls.length ? `Old friends; ${stalls.length} stalls planned.` : 'Old friends.',
+        };
+      },
+    });
     const { ada, bo } = h.agents;
     const mind = h.mind(0, { conditions: social });
     await planNewDay(ada, mind);
@@ -109,15 +113,20 @@ describe('social memory', () => {
     );
     h.model.calls.length = 0;
     await converse(ada, bo, mind);
-    const covered = new Set(ada.costLayer.social.bo.sources);
-    const turns = h.model.callsOf('converse.turn').filter((c) => c.agentId === 'ada');
-    // Ada's second line retrieves on "… line 1/2 about the spring fair": stall plans the
-    // summary does not cover come in beside it.
+    const adaCalls = h.model.calls.filter((c) => c.agentId === 'ada');
+    const turns = adaCalls.filter((c) => c.fn === 'converse.turn');
+    // Ada's second line retrieves on the lines so far and finds stall plans the summary did
+    // not cover: they are merged into it by a summary call just before the line.
+    const second = adaCalls.indexOf(turns[1]);
+    const merge = adaCalls[second - 1];
+    expect(merge.fn).toBe('social.summary');
+    expect(merge.messages.at(-1)!.content).toMatch(/New memories:\n- Ada Lin plans stall \d+/);
     const prompt = turns[1].messages.at(-1)!.content;
-    expect(prompt).toContain('What has happened between you: Old friends.');
-    expect(prompt).toMatch(/Also on your mind:\n- Ada Lin plans stall \d+ for the spring fair/);
-    const shown = ada.memory.nodes.filter((m) => prompt.includes(`- ${m.description}\n`));
-    expect(shown.length).toBeGreaterThan(0);
-    for (const m of shown) expect(covered.has(m.id), m.description).toBe(false);
+    expect(prompt).toMatch(/What has happened between you: Old friends; \d+ stalls planned\./);
+    expect(prompt).not.toMatch(/plans stall \d+ for the spring fair/);
+    // Every stall plan a line retrieved is now covered by the summary.
+    const covered = new Set(ada.costLayer.social.bo.sources);
+    const retrieved = ada.retrievals.flatMap((r) => r.results.map((m) => m.id));
+    for (const id of retrieved) expect(covered.has(id), id).toBe(true);
   });
 });

@@ -1,14 +1,15 @@
 /**
  * Social memory (Affordable Generative Agents): per acquaintance, a relationship and a feeling
  * (short phrases, "unknown" until the first conversation) and a compressed "summary events"
- * text. Dialogue reads the summary instead of retrieving a dozen raw memories for every line;
- * the summary is re-written only when retrieval about the person finds memories it does not
- * cover yet, and relationship and feeling are updated once after each conversation.
+ * text. Dialogue reads the summary instead of the raw memories each line retrieves: those the
+ * summary does not cover yet are merged into it first (re-written only then), and relationship
+ * and feeling are updated once after each conversation.
  */
 import { socialSummaryPrompt } from '../prompts/socialSummary';
 import { socialUpdatePrompt } from '../prompts/socialUpdate';
 import type { Agent } from './Agent';
 import type { SocialEntry } from './costLayerState';
+import type { MemoryNode } from './memory';
 import { ask, recall, type Mind } from './mind';
 
 /** Relationship, feeling and summary before anything is known. */
@@ -32,13 +33,28 @@ export function socialEntry(agent: Agent, otherId: string): SocialEntry {
 }
 
 /**
- * The agent's summary events about `other`, brought up to date first: retrieves what it
- * remembers about them and, only when some of it is not covered yet, asks for a new summary
- * (`social.summary`). Returns the (possibly unchanged) entry.
+ * The agent's summary events about `other`, brought up to date before a conversation: what it
+ * recalls about them merged in (see {@link mergeIntoSummary}). Returns the (possibly unchanged)
+ * entry.
  */
 export async function refreshSummary(agent: Agent, other: Agent, mind: Mind): Promise<SocialEntry> {
-  const entry = socialEntry(agent, other.id);
   const memories = await recall(mind, agent, other.name, MEMORIES_FOR_SUMMARY);
+  return mergeIntoSummary(agent, other, mind, memories);
+}
+
+/**
+ * Merges into the agent's summary of `other` those of `memories` it does not cover yet (AGA:
+ * each turn's newly retrieved memories update the summary events, which dialogue then reads
+ * instead of the memories): one `social.summary` call, none when every memory is covered.
+ * Returns the (possibly unchanged) entry, which is stored.
+ */
+export async function mergeIntoSummary(
+  agent: Agent,
+  other: Agent,
+  mind: Mind,
+  memories: readonly MemoryNode[],
+): Promise<SocialEntry> {
+  const entry = socialEntry(agent, other.id);
   const covered = new Set(entry.sources);
   const fresh = memories.filter((m) => !covered.has(m.id));
   if (fresh.length === 0) return entry;

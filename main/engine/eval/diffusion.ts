@@ -157,11 +157,15 @@ export function diffusionCurve(answers: readonly DiffusionAnswer[]): DiffusionPo
   );
 }
 
-/** Asks every agent of `frozen` about every fact and checks their memories. */
+/**
+ * Asks every agent of `frozen` about every fact and checks their memories; `onAsk` hears each
+ * question before it is asked (progress).
+ */
 export async function measureDiffusion(
   frozen: FrozenRun,
   facts: readonly Fact[],
   embedder: Embedder,
+  onAsk: (agent: Agent, question: string) => void = () => {},
 ): Promise<DiffusionAnswer[]> {
   if (facts.length === 0) return [];
   const vectors = await embedder.embed(facts.map((f) => f.statement));
@@ -169,7 +173,9 @@ export async function measureDiffusion(
   const answers: DiffusionAnswer[] = [];
   for (const [i, fact] of facts.entries()) {
     for (const agent of frozen.agents) {
-      const reply = await askYesNo(agent, mind, factQuestion(fact));
+      const question = factQuestion(fact);
+      onAsk(agent, question);
+      const reply = await askYesNo(agent, mind, question);
       const support = supportingMemories(agent, fact, vectors[i], frozen.gameTime);
       answers.push({
         factId: fact.id,

@@ -47,6 +47,20 @@ export interface RunEvaluation {
   coordination: CoordinationResult[];
 }
 
+/** The evaluation question about to be asked, for a progress display. */
+export interface EvalQuestion {
+  /** Questions answered so far, of `total` in this run's whole evaluation. */
+  done: number;
+  total: number;
+  /** Which measurement asks it (the battery's free answers take longer than yes/no questions). */
+  part: 'relationships' | 'diffusion' | 'battery';
+  /** How many questions each measurement asks in all (they come in this order). */
+  counts: Record<EvalQuestion['part'], number>;
+  /** Who is asked, and what. */
+  agentName: string;
+  question: string;
+}
+
 /** `count` checkpoints evenly spread over `steps`, first and last always included. */
 export function sampleSteps(steps: readonly number[], count: number): number[] {
   if (steps.length <= count) return [...steps];
@@ -72,6 +86,8 @@ export async function evaluateRun(
     untilStep?: number;
     onCall?: (call: EvalCall) => void;
     onProgress?: (what: string) => void;
+    /** Hears every question before it is asked, with how many there are in all. */
+    onQuestion?: (question: EvalQuestion) => void;
   } = {},
 ): Promise<RunEvaluation> {
   const scenario = readRunScenario(runDir);
@@ -101,37 +117,55 @@ export async function evaluateRun(
     ),
   );
 
-  progress(`relationships at step ${first}`);
-  const startNet = await measureNetwork(load(first));
-  progress(`relationships at step ${last}`);
+  // Every checkpoint asked is loaded first, so the number of questions is known up front.
+  const firstRun = load(first);
   const lastRun = load(last);
-  const endNet = first === last ? startNet : await measureNetwork(lastRun);
-
-  const answers: DiffusionAnswer[] = [];
-  for (const step of sampleSteps(steps, evaluation.diffusionPoints)) {
-    progress(`diffusion at step ${step}`);
-    answers.push(...(await measureDiffusion(load(step), facts, deps.embedder)));
-  }
-
-  progress(`interview battery at step ${last}`);
+  const diffusionRuns = sampleSteps(steps, evaluation.diffusionPoints).map(load);
   const residents = lastRun.agents.map((a) => ({
     id: a.id,
     name: a.name,
     livingArea: a.identity.livingArea,
   }));
   const asked = new Set(evaluation.interviewAgents ?? residents.map((r) => r.id));
+  const batteryPlan = residents.flatMap((r, i) =>
+    asked.has(r.id) ? batteryFor(residents, i, evaluation.battery).map((q) => ({ r, q })) : [],
+  );
+  const pairs = (run: FrozenRun) => run.agents.length * (run.agents.length - 1);
+  const counts = {
+    relationships: pairs(firstRun) + (first === last ? 0 : pairs(lastRun)),
+    diffusion: diffusionRuns.reduce((n, run) => n + facts.length * run.agents.length, 0),
+    battery: batteryPlan.length,
+  };
+  const total = counts.relationships + counts.diffusion + counts.battery;
+  let done = 0;
+  const asking =
+    (part: EvalQuestion['part']) =>
+    (agent: { name: string }, question: string): void =>
+      options.onQuestion?.({ done: done++, total, part, counts, agentName: agent.name, question });
+
+  progress(`relationships at step ${first}`);
+  const startNet = await measureNetwork(firstRun, asking('relationships'));
+  progress(`relationships at step ${last}`);
+  const endNet = first === last ? startNet : await measureNetwork(lastRun, asking('relationships'));
+
+  const answers: DiffusionAnswer[] = [];
+  for (const run of diffusionRuns) {
+    progress(`diffusion at step ${run.step}`);
+    answers.push(...(await measureDiffusion(run, facts, deps.embedder, asking('diffusion'))));
+  }
+
+  progress(`interview battery at step ${last}`);
   const battery: BatteryAnswer[] = [];
-  for (const [i, r] of residents.entries()) {
-    if (!asked.has(r.id)) continue;
-    for (const q of batteryFor(residents, i, evaluation.battery)) {
-      battery.push({
-        agentId: r.id,
-        questionId: q.id,
-        category: q.category,
-        question: q.question,
-        answer: await lastRun.interview(r.id, q.question),
-      });
-    }
+  const askBattery = asking('battery');
+  for (const { r, q } of batteryPlan) {
+    askBattery(r, q.question);
+    battery.push({
+      agentId: r.id,
+      questionId: q.id,
+      category: q.category,
+      question: q.question,
+      answer: await lastRun.interview(r.id, q.question),
+    });
   }
 
   return {

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ALL_GUARDS_ON } from '../../../common/runs/guards';
 import type { CompletionRequest } from '../../models/types';
 import { EventLog } from '../sim/EventLog';
 import { HashEmbedder, ScriptedModel } from '../testing/ScriptedModel';
@@ -83,12 +84,8 @@ describe('experiment design', () => {
       conditions: {
         ablation: 'full',
         behaviourAblation: 'full',
-        costLayer: {
-          lifestylePolicy: false,
-          policySimilarity: 0.97,
-          socialMemory: true,
-          mindWandering: false,
-        },
+        costLayer: { lifestylePolicy: false, socialMemory: true, mindWandering: false },
+        guards: ALL_GUARDS_ON,
       },
       model: path.join(dir, 'big.gguf'),
     });

@@ -27,7 +27,7 @@ import { Clock } from '../sim/Clock';
 import { acquireLock, LOCK_FILE, releaseLock, restoreLock } from '../sim/runLock';
 import { Simulation } from '../sim/Simulation';
 import type { Fact } from './diffusion';
-import { evaluateRun, type RunEvaluation } from './evaluateRun';
+import { evaluateRun, type EvalQuestion, type RunEvaluation } from './evaluateRun';
 import {
   checkEvaluation,
   defaultFacts,
@@ -93,6 +93,8 @@ export interface ExperimentStatus {
   /** Game seconds since the cell's start, and the clock label. */
   gameTime: number;
   clock: string;
+  /** During an evaluation: the question about to be asked, and how many are done of all. */
+  question?: EvalQuestion;
 }
 
 /** Optional controls for callers that watch and stop the runner (the studio's Lab). */
@@ -105,7 +107,7 @@ export interface ExperimentHooks {
    * {@link ExperimentCancelled}; running the same plan again resumes from there.
    */
   signal?: AbortSignal;
-  /** After every step of a cell's run, and when a cell's evaluation starts. */
+  /** After every step of a cell's run, when a cell's evaluation starts, and before each of its questions. */
   onStatus?: (status: ExperimentStatus) => void;
 }
 
@@ -383,16 +385,19 @@ export async function runExperiment(
       progress(`${cell.condition} seed ${cell.seed}: evaluation done earlier, skipped`);
     } else {
       if (hooks.signal?.aborted) throw new ExperimentCancelled(`before evaluating ${label}`);
-      hooks.onStatus?.({
-        ...index,
-        condition: cell.condition,
-        seed: cell.seed,
-        phase: 'evaluate',
-        step: plan.steps,
-        steps: plan.steps,
-        gameTime: plan.steps * plan.scenario.settings.secondsPerStep,
-        clock: clock.label(clock.gameSecondsAt(plan.steps)),
-      });
+      const evaluating = (question?: EvalQuestion) =>
+        hooks.onStatus?.({
+          ...index,
+          condition: cell.condition,
+          seed: cell.seed,
+          phase: 'evaluate',
+          step: plan.steps,
+          steps: plan.steps,
+          gameTime: plan.steps * plan.scenario.settings.secondsPerStep,
+          clock: clock.label(clock.gameSecondsAt(plan.steps)),
+          ...(question ? { question } : {}),
+        });
+      evaluating();
       const callsFile = cell.evalFile.replace(/\.json$/, '.calls.ndjson');
       mkdirSync(path.dirname(callsFile), { recursive: true });
       rmSync(callsFile, { force: true });
@@ -407,6 +412,7 @@ export async function runExperiment(
             untilStep: plan.steps,
             onCall: (call) => appendFileSync(callsFile, `${JSON.stringify(call)}\n`),
             onProgress: (what) => progress(`${cell.condition} seed ${cell.seed}: ${what}`),
+            onQuestion: evaluating,
           },
         );
       } catch (error) {

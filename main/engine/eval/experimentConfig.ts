@@ -11,7 +11,8 @@
  *       { "name": "baseline" },
  *       { "name": "cost-layer", "costLayer": { "lifestylePolicy": true, "socialMemory": true,
  *         "mindWandering": true } },
- *       { "name": "no-reflection", "ablation": "no-reflection", "model": "other.gguf" }
+ *       { "name": "no-reflection", "ablation": "no-reflection", "model": "other.gguf" },
+ *       { "name": "paper-exact", "guards": { "echoGuard": false, "drySampling": false } }
  *     ],
  *     "evaluation": {
  *       "facts": [{ "id": "willow", "topic": "the council's plan to cut down the old willow",
@@ -34,6 +35,7 @@ import {
   runConditionsSchema,
   type RunConditions,
 } from '../../../common/runs/conditions';
+import { guardsSchema, PAPER_EXACT } from '../../../common/runs/guards';
 import { seedClauses } from '../../../common/scenario/seed';
 import type { Scenario } from '../../../common/scenario/schema';
 import { BATTERY_CATEGORIES } from './battery';
@@ -48,6 +50,8 @@ const conditionSpecSchema = z.object({
   /** The run itself lacks the ablated parts (behavioural variant). */
   behaviourAblation: z.enum(ABLATIONS).default('full'),
   costLayer: costLayerSchema.prefault({}),
+  /** The small-model guards (common/runs/guards.ts); absent: all on. */
+  guards: guardsSchema.prefault({}),
   /** A GGUF file for this condition instead of the experiment's --model. */
   model: z.string().min(1).optional(),
 });
@@ -121,6 +125,8 @@ export const PRESETS: Readonly<Record<string, RunConditions>> = {
   'no-reflection': preset('no-reflection', {}),
   'no-reflection-planning': preset('no-reflection-planning', {}),
   'no-observation-reflection-planning': preset('no-observation-reflection-planning', {}),
+  /** The papers' mechanisms as written: every small-model guard off. */
+  'paper-exact': runConditionsSchema.parse({ guards: PAPER_EXACT }),
 };
 
 function zodProblems(error: z.ZodError): string {
@@ -162,6 +168,7 @@ export function resolveDesign(arg: string, cwd = process.cwd()): ExperimentDesig
           ablation: c.ablation,
           behaviourAblation: c.behaviourAblation,
           costLayer: c.costLayer,
+          guards: c.guards,
         },
         ...(c.model ? { model: path.resolve(path.dirname(file), c.model) } : {}),
       })),

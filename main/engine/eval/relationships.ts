@@ -85,14 +85,22 @@ export function networkFrom(
   };
 }
 
-/** Asks every ordered pair of `frozen`'s agents "Do you know <name>?". */
-export async function measureNetwork(frozen: FrozenRun): Promise<Network> {
+/**
+ * Asks every ordered pair of `frozen`'s agents "Do you know <name>?"; `onAsk` hears each
+ * question before it is asked (progress).
+ */
+export async function measureNetwork(
+  frozen: FrozenRun,
+  onAsk: (agent: Agent, question: string) => void = () => {},
+): Promise<Network> {
   const mind = frozen.mind();
   const answers: KnowsAnswer[] = [];
   for (const a of frozen.agents) {
     for (const b of frozen.agents) {
       if (a === b) continue;
-      const reply = await askYesNo(a, mind, knowsQuestion(b.name));
+      const question = knowsQuestion(b.name);
+      onAsk(a, question);
+      const reply = await askYesNo(a, mind, question);
       answers.push({
         step: frozen.step,
         from: a.id,

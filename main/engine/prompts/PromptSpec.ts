@@ -37,8 +37,11 @@ export type CognitiveFn =
 export interface PromptSpec<T> {
   fn: CognitiveFn;
   temperature: number;
-  /** The prompt as it is sent to a model measured as `profile`. */
-  fit(profile: TokenProfile): FittedPrompt<T>;
+  /**
+   * The prompt as it is sent to a model measured as `profile`; `examples: false` leaves the
+   * worked examples out (the run's `workedExamples` guard is off).
+   */
+  fit(profile: TokenProfile, options?: { examples?: boolean }): FittedPrompt<T>;
 }
 
 /** A prompt fitted to a context: everything a model request needs except agent and seed. */
@@ -102,7 +105,7 @@ export function buildSpec<T>(args: {
   return {
     fn: args.fn,
     temperature,
-    fit(profile) {
+    fit(profile, options = {}) {
       const everything = new Map(
         parts
           .filter((p) => typeof p !== 'string' && p.kind === 'list')
@@ -114,7 +117,7 @@ export function buildSpec<T>(args: {
       // The examples go in whole, all of them or the first few, only while the question then
       // still fits whole (no cut, every list item kept): they help a small model, but a context
       // too small for them (stories260K's 2,048 tokens) needs the room for the question itself.
-      let shownCount = shown.length;
+      let shownCount = options.examples === false ? 0 : shown.length;
       let system = bare;
       let user!: ReturnType<typeof fitParts>;
       for (; shownCount >= 0; shownCount -= 2) {

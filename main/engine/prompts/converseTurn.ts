@@ -33,6 +33,7 @@ export interface TurnInput {
   partnerActivity: string;
   /** Earlier conversations with the partner, "<when>: <what>", newest first. */
   earlierChats: readonly string[];
+  /** What the speaker retrieved for this line; unused with `social`. */
   memories: readonly string[];
   transcript: readonly string[];
   /** Without social memory: this line's summary of how the speaker stands with the partner. */
@@ -45,7 +46,8 @@ export interface TurnInput {
 /**
  * Builds the next-utterance prompt; `transcript` lines are "Name: words". `memories` are what
  * the speaker retrieved for this line; with `social` (the cost layer's social memory) they are
- * the new events beyond the relationship, feeling and summary shown with them. The example
+ * not shown: the line is asked from the relationship, feeling and summary, into which the
+ * retrieved memories were merged (agent/converse.ts `turnContext`). The example
  * residents' chat in the park comes first, as worked examples (its four lines, each asked of its
  * speaker), as in the planning prompts: SmolLM2-135M, asked without them, wrote dates as its
  * lines ("yesterday was Monday, April 15, 2024").
@@ -95,9 +97,6 @@ function turnQuestion(who: IdentityView, input: TurnInput): Part[] {
       ? [
           `Your relationship with ${partner}: ${input.social.relationship}; you feel: ` +
             `${input.social.feeling}.\nWhat has happened between you: ${input.social.summary}\n`,
-          ...(input.memories.length
-            ? ['Also on your mind:\n', ranked('memories', input.memories, { priority: 1 }), '\n']
-            : []),
         ]
       : [
           ...(input.relationship ? [`How you stand with ${partner}: ${input.relationship}\n`] : []),

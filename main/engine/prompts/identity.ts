@@ -1,7 +1,9 @@
 /**
- * The identity block that opens every agent prompt: the persona's fixed fields plus the two that
- * change once a game day at most (`currently`, daily requirement). Built the same way for every
- * function so the KV cache of the agent's sequence serves it again (ARCHITECTURE §4).
+ * The identity block that ends the system text of every agent prompt: the persona's fixed fields
+ * plus the two that change once a game day at most (`currently`, daily requirement). Built the
+ * same way for every function, after the instructions every resident shares, so the KV cache
+ * serves the shared part across residents and the whole of it to the same resident again
+ * (ARCHITECTURE §4).
  */
 
 import type { Persona } from '../../../common/scenario/schema';
@@ -48,9 +50,33 @@ export function identityBlock(who: IdentityView): string {
     .join('\n');
 }
 
-/** The standard system text: role line, identity, then the function's instructions. */
+/**
+ * The standard system text: role line and the function's instructions, which every resident's
+ * prompt of that function shares, then the resident. What is shared comes first (issue 22): the
+ * KV cache then serves the instructions across residents (the sequence pool routes by cached
+ * prefix, models/llama/sequence-pool.ts), and one resident's successive prompts of a function
+ * still share all of it.
+ */
 export function agentSystem(who: IdentityView, instructions: string): string {
-  return `You simulate one resident of a small town in a believable way.\n\n${identityBlock(who)}\n\n${instructions}\nAnswer with JSON only.`;
+  return `You simulate one resident of a small town in a believable way.\n\n${instructions}\nAnswer with JSON only.\n\nThe resident:\n${identityBlock(who)}`;
+}
+
+/**
+ * A short identity — name, age, traits and what they are up to — for prompts that need to know
+ * whose point of view to take but not their whole story (importance ratings, issue 22: the full
+ * block was 94% of an importance prompt).
+ */
+export function briefIdentity(who: IdentityView): string {
+  return [
+    `Name: ${who.name} (age ${who.age})`,
+    `Innate traits: ${who.innate}`,
+    `Currently: ${who.currently}`,
+  ].join('\n');
+}
+
+/** {@link agentSystem} with the {@link briefIdentity}. */
+export function briefAgentSystem(who: IdentityView, instructions: string): string {
+  return `You simulate one resident of a small town in a believable way.\n\n${instructions}\nAnswer with JSON only.\n\nThe resident:\n${briefIdentity(who)}`;
 }
 
 /**

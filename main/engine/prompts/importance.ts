@@ -5,7 +5,7 @@
  */
 import { MAX_IMPORTANCE, MIN_IMPORTANCE } from '../agent/memory';
 import { freeText, ranked } from './budget';
-import { agentSystem, type IdentityView } from './identity';
+import { briefAgentSystem, type IdentityView } from './identity';
 import { intIn, list, object, type Shape } from './jsonSchema';
 import { buildSpec, type KeptItems, type PromptSpec } from './PromptSpec';
 
@@ -18,7 +18,7 @@ export function importancePrompt(
 ): PromptSpec<{ importance: number }> {
   return buildSpec({
     fn: 'importance',
-    stable: agentSystem(
+    stable: briefAgentSystem(
       who,
       'Rate how important a memory is to you on a scale of 1 to 10, where 1 is purely mundane ' +
         '(brushing teeth, making the bed) and 10 is extremely poignant (a break-up, a college ' +
@@ -42,7 +42,7 @@ export function importanceListPrompt(
   const shown = (kept: KeptItems) => kept.get('memories')?.length ?? memories.length;
   return buildSpec<{ importance: (number | null)[] }>({
     fn: 'importance',
-    stable: agentSystem(
+    stable: briefAgentSystem(
       who,
       'Rate how important each memory is to you on a scale of 1 to 10, where 1 is purely ' +
         'mundane (brushing teeth, making the bed) and 10 is extremely poignant (a break-up, a ' +

@@ -1,4 +1,5 @@
 /** `plan.wake`: the hour the agent gets up today (Park et al. 2023 §4.3, first planning step). */
+import type { Guards } from '../../../common/runs/guards';
 import { EXAMPLE_RESIDENTS } from './examples';
 import { exampleSystem, residentBrief, type IdentityView } from './identity';
 import { intIn, object } from './jsonSchema';
@@ -34,8 +35,19 @@ function question(who: IdentityView, date: string): string {
   return `${residentBrief(who)}\nToday is ${date}. At what hour do you wake up?`;
 }
 
-/** Builds the wake-up hour prompt for the day described by `date` ("Monday February 13, 2023"). */
-export function planWakePrompt(who: IdentityView, date: string): PromptSpec<{ wakeHour: number }> {
+/** Any hour of the day: the answer with the wake-window guard off (common/runs/guards.ts). */
+const ANY_HOUR: [number, number] = [0, 23];
+
+/**
+ * Builds the wake-up hour prompt for the day described by `date` ("Monday February 13, 2023");
+ * the hours offered are {@link wakeHoursFor} the lifestyle, or any hour with the guard off.
+ */
+export function planWakePrompt(
+  who: IdentityView,
+  date: string,
+  guards: Pick<Guards, 'wakeWindow'> = { wakeWindow: true },
+): PromptSpec<{ wakeHour: number }> {
+  const hours = guards.wakeWindow ? wakeHoursFor(who.lifestyle) : ANY_HOUR;
   return buildSpec({
     fn: 'plan.wake',
     stable: exampleSystem(
@@ -46,6 +58,6 @@ export function planWakePrompt(who: IdentityView, date: string): PromptSpec<{ wa
       answer: { wakeHour: e.wakeHour },
     })),
     volatile: question(who, date),
-    shape: object({ wakeHour: intIn(...wakeHoursFor(who.lifestyle)) }),
+    shape: object({ wakeHour: intIn(...hours) }),
   });
 }

@@ -95,7 +95,7 @@ const builders: [string, (v: string) => PromptSpec<unknown>][] = [
   ['reflect.insights', (v) => reflectInsightsPrompt(who, { question: v, statements: ['a', 'b'] })],
   ['interview', (v) => interviewPrompt(who, { now: 'n', question: v, memories: [] })],
   ['whisper', (v) => whisperPrompt(who, { now: 'n', whisper: v })],
-  ['daily.revise', (v) => dailyRevisePrompt(who, { date: v, memories: [] })],
+  ['daily.revise', (v) => dailyRevisePrompt(who, { date: v, yesterday: v, statements: [] })],
   ['wander', (v) => wanderPrompt(who, { now: 'n', memories: [v] })],
   ['act.now', (v) => actNowPrompt(who, { now: 'n', place: 'p', previous: v, recent: [] })],
   [

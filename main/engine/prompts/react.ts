@@ -1,6 +1,8 @@
 /**
  * `react`: on noticing another agent, talk to them, wait for them to finish, or carry on
  * (Park et al. 2023 §4.3.1; reverie `decide_to_talk` / `decide_to_react`, merged in one call).
+ * Only the reactions whose preconditions hold are offered (agent/react.ts `allowedReactions`,
+ * reverie `lets_talk` / `lets_react`), so the model cannot choose one reverie would never ask.
  */
 import { ranked } from './budget';
 import { agentSystem, type IdentityView } from './identity';
@@ -11,32 +13,56 @@ import { buildSpec, type PromptSpec } from './PromptSpec';
 export const REACTIONS = ['talk', 'wait', 'continue'] as const;
 export type Reaction = (typeof REACTIONS)[number];
 
-const shape = object({ decision: oneOf(REACTIONS) });
+/** What each reaction means, as the prompt lists it. */
+const MEANING: Record<Reaction, string> = {
+  talk: '"talk": start a conversation with them',
+  wait: '"wait": wait until they finish what they are doing',
+  continue: '"continue": carry on with your own activity',
+};
 
-/** Builds the reaction prompt. `memories` are what the agent recalls about the other. */
+/** What the reaction is decided from. */
+export interface ReactInput {
+  now: string;
+  ownActivity: string;
+  otherName: string;
+  otherActivity: string;
+  /** What the agent retrieved about the other and about how they stand, best first. */
+  memories: readonly string[];
+  /**
+   * When and about what they last talked ("Monday February 13, 2023, 10:00: Ada Lin and Bo
+   * Park conversed about the fair"), as reverie's `last_chatted_time` / `last_chat_about`;
+   * absent when they never have.
+   */
+  lastChat?: string;
+  /** The reactions offered; "continue" is always among them. Default: all three. */
+  options?: readonly Reaction[];
+}
+
+/** Builds the reaction prompt. */
 export function reactPrompt(
   who: IdentityView,
-  input: {
-    now: string;
-    ownActivity: string;
-    otherName: string;
-    otherActivity: string;
-    memories: readonly string[];
-  },
+  input: ReactInput,
 ): PromptSpec<{ decision: Reaction }> {
+  const options = input.options ?? REACTIONS;
+  if (!options.includes('continue')) {
+    throw new RangeError(`react options must include "continue", got ${options.join(', ')}`);
+  }
+  const other = input.otherName;
   return buildSpec({
     fn: 'react',
     stable: agentSystem(
       who,
-      'You notice someone. Decide whether to start a conversation with them ("talk"), wait ' +
-        'until they finish what they are doing ("wait"), or carry on with your own activity ' +
-        '("continue").',
+      'You notice someone. Decide how to react, choosing one of the options you are given.',
     ),
     volatile: [
-      `It is ${input.now}. You are ${input.ownActivity}. ${input.otherName} is ${input.otherActivity}.\n` +
-        `What you remember about ${input.otherName}:\n`,
+      `It is ${input.now}. You are ${input.ownActivity}. ${other} is ${input.otherActivity}.\n` +
+        (input.lastChat
+          ? `You last talked with ${other} on ${input.lastChat}.\n`
+          : `You have not talked with ${other} before.\n`) +
+        `What you remember about ${other}:\n`,
       ranked('memories', input.memories),
+      `\nOptions:\n${options.map((o) => `- ${MEANING[o]}`).join('\n')}`,
     ],
-    shape,
+    shape: object({ decision: oneOf(options) }),
   });
 }

@@ -124,7 +124,7 @@ function personaPrompts(persona: Persona, town: string): PromptSpec<unknown>[] {
     interviewPrompt(who, { now, question: typical(15), memories: [] }),
     whisperPrompt(who, { now, whisper: typical(15) }),
     wanderPrompt(who, { now, memories: [memory] }),
-    dailyRevisePrompt(who, { date, memories: [] }),
+    dailyRevisePrompt(who, { date, yesterday: date, statements: [] }),
     actNowPrompt(who, { now, place, previous: typical(8), recent: [] }),
     socialSummaryPrompt(who, {
       partnerName: partner,

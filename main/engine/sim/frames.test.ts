@@ -50,11 +50,12 @@ describe('frames', () => {
       ['bo', 'idle', 'villager-1'],
       ['cy', 'idle', 'villager-1'],
     ]);
-    await sim.run(1);
+    await sim.run(2);
     const frame = currentFrame(sim);
     expect(runFrameSchema.parse({ runId: 'r', ...frame })).toBeTruthy();
     expect(frame.agents.some((a) => a.emoji !== '')).toBe(true);
-    // Ada and Bo share the kitchen and talk in the first step (the town script says talk).
+    // Ada and Bo share the kitchen and talk in the second step (the town script says talk; in
+    // the first neither has an action yet, and reverie's lets_talk needs both to have one).
     expect(frame.agents.find((a) => a.id === 'ada')?.chattingWith).toBe('bo');
     // An object takes its user's state once the user stands at it (sim/heldObjects.ts).
     let held = frame;

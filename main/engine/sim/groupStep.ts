@@ -13,7 +13,7 @@
 import type { Agent, CurrentAction } from '../agent/Agent';
 import { converse, type Conversation } from '../agent/converse';
 import type { Mind } from '../agent/mind';
-import { observe } from '../agent/observe';
+import { observe, observeOwnAction } from '../agent/observe';
 import { nextAction, planNewDay, replanRestOfDay, restsNow } from '../agent/plan';
 import { settleAction } from '../agent/lifestylePolicy';
 import { canEngage, decideReaction, startWaiting, type ReactionDecision } from '../agent/react';
@@ -80,7 +80,10 @@ export async function runGroupStep(
       if (agent.resident) return null;
       await planNewDay(agent, mind);
       if (agent.replanPending) await replanRestOfDay(agent, mind);
-      if (restsNow(agent, mind)) return null;
+      if (restsNow(agent, mind)) {
+        await observeOwnAction(agent, mind); // "… is sleeping", once
+        return null;
+      }
       const seen = await observe(agent, mind, events);
       return decideReaction(agent, mind, seen, reactable);
     }),

@@ -12,6 +12,7 @@ import type { Scenario } from '../../../common/scenario/schema';
 import { runConditionsSchema, type RunConditions } from '../../../common/runs/conditions';
 import { ReplayModel, type ReplayRecord } from '../../models/replay';
 import { Agent } from '../agent/Agent';
+import { runCalibration } from '../agent/costLayerCalibration';
 import type { LifestylePolicy } from '../agent/costLayerState';
 import { policyKey, readInitialPolicies } from '../agent/policyStore';
 import { assertTownFits, measureTownProfile } from '../prompts/townContext';
@@ -78,6 +79,33 @@ export interface NewRun {
   initialPolicies: Record<string, LifestylePolicy[]> | null;
 }
 
+/**
+ * The run's conditions with the cost layer's similarity settings made definite, and run.json's
+ * record of where they came from (agent/costLayerCalibration.ts), when the lifestyle policy or
+ * mind wandering is on: values the conditions leave open are the embedder's calibrated ones (or
+ * AGA's, said so), written into the conditions so a resumed or replayed run uses the same.
+ */
+function withCalibration(
+  deps: SimulationDeps,
+  conditions: RunConditions,
+  initialPolicies: Record<string, LifestylePolicy[]> | null,
+): Pick<RunInfo, 'conditions' | 'calibration'> {
+  const { lifestylePolicy, mindWandering } = conditions.costLayer;
+  if (!lifestylePolicy && !mindWandering) return { conditions };
+  const calibration = runCalibration(deps.embedder, conditions.costLayer, initialPolicies);
+  return {
+    conditions: {
+      ...conditions,
+      costLayer: {
+        ...conditions.costLayer,
+        policySimilarity: calibration.policySimilarity.value,
+        wanderEpsilon: calibration.wanderEpsilon.value,
+      },
+    },
+    calibration,
+  };
+}
+
 /** The files a new run writes in its folder (removed again when it fails to start). */
 const NEW_RUN_FILES = [RUN_FILE, SCENARIO_FILE, POLICIES_FILE, LOG_FILE, 'snapshots'];
 /** The files a fork writes in its folder. */
@@ -136,8 +164,8 @@ export function writeNewRun(
   const info: RunInfo = {
     version: 1,
     snapshotEverySteps: run.snapshotEverySteps,
-    conditions: run.conditions,
     tokenProfile: run.tokenProfile,
+    ...withCalibration(deps, run.conditions, initialPolicies),
   };
   writeFileSync(path.join(runDir, SCENARIO_FILE), JSON.stringify(scenario));
   writeFileSync(path.join(runDir, RUN_FILE), JSON.stringify(info));
@@ -326,12 +354,17 @@ export function prepareFork(
     dims: deps.embedder.dimensions,
     map: scenario.map,
   });
+  // A fork keeps its parent's conditions and their similarity settings; conditions of its
+  // own get the settings resolved for the embedder it runs with.
   const info: RunInfo = {
     version: 1,
     snapshotEverySteps: parentInfo.snapshotEverySteps,
-    conditions: options.conditions
-      ? runConditionsSchema.parse(options.conditions)
-      : parentInfo.conditions,
+    ...(options.conditions
+      ? withCalibration(deps, runConditionsSchema.parse(options.conditions), null)
+      : {
+          conditions: parentInfo.conditions,
+          ...(parentInfo.calibration ? { calibration: parentInfo.calibration } : {}),
+        }),
     ...(parentInfo.tokenProfile ? { tokenProfile: parentInfo.tokenProfile } : {}),
     parent: { runDir: path.resolve(fromRunDir), step },
   };

@@ -4,8 +4,13 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { runConditionsSchema, storedRunConditions } from '../../../common/runs/conditions';
+import {
+  runConditionsSchema,
+  storedRunConditions,
+  type RunConditions,
+} from '../../../common/runs/conditions';
 import type { Conversation } from '../agent/converse';
+import { AGA_VALUES } from '../agent/costLayerCalibration';
 import { tokenProfileSchema } from '../prompts/tokenProfile';
 import type { TileWorld } from '../world/TileWorld';
 import type { Tile } from '../world/tile';
@@ -99,7 +104,25 @@ export function readRunInfo(runDir: string): RunInfo {
     const issue = profile.error.issues[0];
     throw damaged(`tokenProfile.${issue.path.join('.')}`, issue.message);
   }
-  return { ...raw, conditions: conditions.data };
+  return { ...raw, conditions: similarityAsRun(conditions.data, raw.calibration !== undefined) };
+}
+
+/**
+ * A run.json without a `calibration` record was written before the cost layer's similarity
+ * settings were calibrated per embedder (or with the parts that use them off): it ran with AGA's
+ * values, so it reads so, and a resume or replay uses what the run used.
+ */
+function similarityAsRun(conditions: RunConditions, calibrated: boolean): RunConditions {
+  if (calibrated) return conditions;
+  const { policySimilarity, wanderEpsilon } = conditions.costLayer;
+  return {
+    ...conditions,
+    costLayer: {
+      ...conditions.costLayer,
+      policySimilarity: policySimilarity ?? AGA_VALUES.policySimilarity,
+      wanderEpsilon: wanderEpsilon ?? AGA_VALUES.wanderEpsilon,
+    },
+  };
 }
 
 export function isRecordedCall(e: LogEvent): boolean {

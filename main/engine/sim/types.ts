@@ -9,6 +9,7 @@ import type { AgentFrame } from '../../../common/api/runs';
 import type { RunConditions } from '../../../common/runs/conditions';
 import type { Embedder, LanguageModel } from '../../models/types';
 import type { Conversation } from '../agent/converse';
+import type { RunCalibration } from '../agent/costLayerCalibration';
 import type { PolicyStore } from '../agent/policyStore';
 import type { TokenProfile } from '../prompts/tokenProfile';
 import type { RunDisk } from './runDisk';
@@ -126,4 +127,10 @@ export interface RunInfo {
    * or resume fits them the same way. Absent in older runs and for models that cannot count.
    */
   tokenProfile?: TokenProfile;
+  /**
+   * The cost layer's similarity settings for the run's embedder and why they were chosen
+   * (calibrated for it, or AGA's values), recorded when a part of the cost layer that compares
+   * embeddings is on. For people reading the run: the engine resolves them from the embedder.
+   */
+  calibration?: RunCalibration;
 }

@@ -314,7 +314,6 @@ export class LlamaLanguageModel implements LanguageModel {
     throwIfAborted(request.signal, what);
 
     const stops = [...stopStrings, ...(grammar ? grammarStopStrings(grammar) : [])];
-    const dry = this.options.dryStrength ?? DEFAULT_DRY_STRENGTH;
     const generated: Token[] = [];
     let text = '';
     let finishReason: FinishReason = 'length';
@@ -325,16 +324,7 @@ export class LlamaLanguageModel implements LanguageModel {
         ? new LlamaGrammarEvaluationState({ model: this.model, grammar })
         : undefined,
       tokenBias: this.tokenBias,
-      ...(dry > 0
-        ? {
-            dryRepeatPenalty: {
-              strength: dry,
-              base: DRY_BASE,
-              allowedLength: DRY_ALLOWED_LENGTH,
-              lastTokens: DRY_LAST_TOKENS,
-            },
-          }
-        : {}),
+      ...drySampling(this.options.dryStrength ?? DEFAULT_DRY_STRENGTH, request),
     });
     try {
       for await (const token of iterator) {
@@ -375,6 +365,27 @@ export class LlamaLanguageModel implements LanguageModel {
 
 /** See {@link LlamaModelOptions.dryStrength}; llama.cpp's usual setting with base 1.75, length 2. */
 export const DEFAULT_DRY_STRENGTH = 0.8;
+
+/**
+ * The DRY part of a request's sampling options: none when the model's strength is 0 or the
+ * request turns it off (`dry: false`, the run's `drySampling` guard off), else the penalty.
+ */
+export function drySampling(
+  strength: number,
+  request: Pick<CompletionRequest<unknown>, 'dry'>,
+): {
+  dryRepeatPenalty?: { strength: number; base: number; allowedLength: number; lastTokens: number };
+} {
+  if (strength <= 0 || request.dry === false) return {};
+  return {
+    dryRepeatPenalty: {
+      strength,
+      base: DRY_BASE,
+      allowedLength: DRY_ALLOWED_LENGTH,
+      lastTokens: DRY_LAST_TOKENS,
+    },
+  };
+}
 const DRY_BASE = 1.75;
 /** Repeats this long or shorter are free ("of the", "at the"). */
 const DRY_ALLOWED_LENGTH = 2;

@@ -10,6 +10,7 @@ import { ModelError } from '../errors.ts';
 import { resolveThreads } from '../llama/threads.ts';
 import type { Embedder } from '../types.ts';
 import { EmbeddingCache } from './embedding-cache.ts';
+import { modelFolderFingerprint } from './fingerprint.ts';
 
 /** Options of {@link createTransformersEmbedder}. */
 export interface TransformersEmbedderOptions {
@@ -82,12 +83,24 @@ export async function createTransformersEmbedder(
     );
   }
   const id = `transformers:${path.basename(folder)}`;
+  // With remote files allowed they may sit in the hub's cache layout instead of the folder: such
+  // an embedder has no fingerprint (its thresholds fall back to AGA's, and the run says so).
+  const fingerprint = options.allowRemote
+    ? await modelFolderFingerprint(folder, dtype).catch(() => undefined)
+    : await modelFolderFingerprint(folder, dtype);
   const probe = await runExtractor(extractor, ['dimension probe']);
   const dimensions = probe[0].length;
   const cache = options.cacheDir
     ? await EmbeddingCache.open(options.cacheDir, id, dimensions)
     : undefined;
-  return new TransformersEmbedder(id, dimensions, extractor, options.batchSize ?? 32, cache);
+  return new TransformersEmbedder(
+    id,
+    dimensions,
+    extractor,
+    options.batchSize ?? 32,
+    cache,
+    fingerprint,
+  );
 }
 
 async function runExtractor(
@@ -115,6 +128,7 @@ export class TransformersEmbedder implements Embedder {
     private readonly extractor: FeatureExtractionPipeline,
     private readonly batchSize: number,
     private readonly cache: EmbeddingCache | undefined,
+    readonly fingerprint?: string,
   ) {}
 
   async embed(texts: string[]): Promise<Float32Array[]> {

@@ -1,0 +1,183 @@
+/**
+ * The small-model guards: every place where this engine departs from the papers' mechanisms
+ * (Park et al. 2023; reverie) to keep a small on-device model (SmolLM2-135M, the test model)
+ * on the rails. Each is named here with what it does, why, and its default; each can be turned
+ * off on its own, and "paper-exact" turns them all off, so a researcher can run the mechanisms
+ * as the papers wrote them. A run stores its guards with its conditions (run.json), a fork
+ * inherits them unless told otherwise, and a run stored before guards existed reads as "all on"
+ * (that is how it ran).
+ *
+ * Not listed: repairs that only make an answer usable without changing what it says (a phrase
+ * cut at the word limit instead of mid-word, an object state written as an activity read as
+ * "in use", a JSON grammar, plan items that are not words dropped ("10:00", "11:00")): with
+ * them off a run would fail, not become more exact.
+ */
+import { z } from 'zod';
+
+/** One guard: its switch name, its CLI name and what a researcher needs to know about it. */
+export interface GuardInfo {
+  id: GuardId;
+  /** Name on the command line (`--guards no-echo`). */
+  cli: string;
+  label: string;
+  /** What it does, in one sentence. */
+  does: string;
+  /** Why it is there: what the small model did without it. */
+  why: string;
+  /** What the papers / reverie do instead (what "off" runs). */
+  paper: string;
+}
+
+export const GUARD_IDS = [
+  'bedtimeWindow',
+  'wakeWindow',
+  'echoGuard',
+  'placeShortlist',
+  'workedExamples',
+  'drySampling',
+  'mergeRepeats',
+  'ratingReuse',
+] as const;
+export type GuardId = (typeof GUARD_IDS)[number];
+
+/** Every guard, in the order the UI, the CLI and the README list them. */
+export const GUARDS: readonly GuardInfo[] = [
+  {
+    id: 'bedtimeWindow',
+    cli: 'bedtime',
+    label: 'Bedtime window',
+    does: 'The day’s schedule ends within an hour of the bedtime the lifestyle states (else 20:00–midnight): awake blocks are stretched or squeezed to it.',
+    why: 'SmolLM2-135M marked a noon block asleep and slept from 14:00, or planned 06:00–14:00 and left the evening empty.',
+    paper: 'The hourly schedule is laid out as the model wrote it.',
+  },
+  {
+    id: 'wakeWindow',
+    cli: 'wake',
+    label: 'Wake-up window',
+    does: 'The wake-up hour the model may answer is within an hour of the one the lifestyle states (else 4–11).',
+    why: 'SmolLM2-135M answered 10 or 11 for every resident, a baker who “wakes up around 5:30am” included.',
+    paper: 'The model answers any hour of the day.',
+  },
+  {
+    id: 'echoGuard',
+    cli: 'echo',
+    label: 'Echo guard',
+    does: 'A chat line that repeats an earlier one is asked again once for new words; a second repeat ends the chat.',
+    why: 'SmolLM2-135M echoed its partner’s last line back, line after line, up to the cap.',
+    paper: 'Every line the model writes is accepted.',
+  },
+  {
+    id: 'placeShortlist',
+    cli: 'places',
+    label: 'Place shortlist',
+    does: 'An action is offered the 3 known places most similar to its task (embedding ranking), not every place the resident knows.',
+    why: 'Offered all 31 places she knew, SmolLM2-135M sent Delphine to the library bookshelves to make tea, bake and sleep.',
+    paper:
+      'Every known place is offered (reverie narrows sector, arena and object in three calls, each from the full list).',
+  },
+  {
+    id: 'workedExamples',
+    cli: 'examples',
+    label: 'Worked examples',
+    does: 'Planning, action, chat and interview prompts show two invented residents’ questions answered well before the real question.',
+    why: 'From instructions alone SmolLM2-135M wrote dates, names and one word repeated instead of a plan.',
+    paper: 'Zero-shot prompts (reverie starts the answer for the model instead).',
+  },
+  {
+    id: 'drySampling',
+    cli: 'dry',
+    label: 'DRY sampling',
+    does: 'The local model samples with the DRY (“don’t repeat yourself”) penalty, which lowers the odds of extending a run of tokens already written.',
+    why: 'SmolLM2-135M asked for a day’s tasks wrote “look at the pond and the beach” twelve times.',
+    paper: 'Plain temperature sampling.',
+  },
+  {
+    id: 'mergeRepeats',
+    cli: 'merge-repeats',
+    label: 'Merge repeated items',
+    does: 'Consecutive schedule blocks or tasks with the same text become one item as long as the run.',
+    why: 'SmolLM2-135M wrote “visit the library archives” for two blocks in a row.',
+    paper: 'Each item is kept as written.',
+  },
+  {
+    id: 'ratingReuse',
+    cli: 'rating-reuse',
+    label: 'Reuse importance ratings',
+    does: 'An observation made before in the same words keeps its earlier importance instead of being rated again.',
+    why: 'On SmolLM2, 99 of a day’s 179 importance calls rated “bed is made” and the like again.',
+    paper: 'Every new observation is rated by the model (only “… is idle” is 1 without a call).',
+  },
+];
+
+export const guardsSchema = z.object(
+  Object.fromEntries(GUARD_IDS.map((id) => [id, z.boolean().default(true)])) as Record<
+    GuardId,
+    z.ZodDefault<z.ZodBoolean>
+  >,
+);
+export type Guards = Record<GuardId, boolean>;
+
+/**
+ * Some guards changed, the rest left as they were (a fork's choice). Not `guardsSchema.partial()`:
+ * that would fill every unnamed guard with its default, on.
+ */
+export const guardChangesSchema = z.object(
+  Object.fromEntries(GUARD_IDS.map((id) => [id, z.boolean().optional()])) as Record<
+    GuardId,
+    z.ZodOptional<z.ZodBoolean>
+  >,
+);
+
+/** Every guard on: the default of a new run, and how a run stored before guards existed ran. */
+export const ALL_GUARDS_ON: Guards = Object.fromEntries(
+  GUARD_IDS.map((id) => [id, true]),
+) as Guards;
+
+/** Every guard off: the papers' mechanisms as written. */
+export const PAPER_EXACT: Guards = Object.fromEntries(GUARD_IDS.map((id) => [id, false])) as Guards;
+
+/** The guards that are off, in {@link GUARDS} order. */
+export function guardsOff(guards: Guards): GuardInfo[] {
+  return GUARDS.filter((g) => !guards[g.id]);
+}
+
+/** One line for a run's conditions: "all guards on", "paper-exact" or "guards off: echo, dry". */
+export function describeGuards(guards: Guards): string {
+  const off = guardsOff(guards);
+  if (off.length === 0) return 'all guards on';
+  if (off.length === GUARDS.length) return 'paper-exact (no guards)';
+  return `guards off: ${off.map((g) => g.cli).join(', ')}`;
+}
+
+/**
+ * Applies a `--guards` value to `start`: comma-separated words, left to right — `on` (every
+ * guard on), `paper-exact` or `off` (every guard off), `<name>` (that guard on), `no-<name>`
+ * (that guard off), names as in {@link GUARDS}' `cli`.
+ * @throws Error naming the word that is neither.
+ */
+export function applyGuardsSpec(start: Guards, spec: string): Guards {
+  const out = { ...start };
+  const words = spec
+    .split(',')
+    .map((w) => w.trim().toLowerCase())
+    .filter(Boolean);
+  if (words.length === 0) throw new Error(guardsSpecHelp(spec));
+  for (const word of words) {
+    if (word === 'on') Object.assign(out, ALL_GUARDS_ON);
+    else if (word === 'off' || word === 'paper-exact') Object.assign(out, PAPER_EXACT);
+    else {
+      const off = word.startsWith('no-');
+      const guard = GUARDS.find((g) => g.cli === (off ? word.slice(3) : word));
+      if (!guard) throw new Error(guardsSpecHelp(word));
+      out[guard.id] = !off;
+    }
+  }
+  return out;
+}
+
+function guardsSpecHelp(got: string): string {
+  return (
+    `--guards expects on, paper-exact, or guard names (no-<name> to turn one off) from ` +
+    `${GUARDS.map((g) => g.cli).join(', ')}; got "${got}"`
+  );
+}

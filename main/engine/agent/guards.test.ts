@@ -1,0 +1,197 @@
+/**
+ * Each small-model guard (common/runs/guards.ts) changes what the engine does, and turning it
+ * off (one guard, or all of them: paper-exact) gives the papers' mechanism instead.
+ */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runConditionsSchema } from '../../../common/runs/conditions';
+import { ALL_GUARDS_ON, PAPER_EXACT, type Guards } from '../../../common/runs/guards';
+import { drySampling, DEFAULT_DRY_STRENGTH } from '../../models/llama/llama-language-model';
+import { EXAMPLE_RESIDENTS } from '../prompts/examples';
+import { Simulation } from '../sim/Simulation';
+import { harness } from '../testing/harness';
+import { HashEmbedder, ScriptedModel } from '../testing/ScriptedModel';
+import { buildTestScenario } from '../testing/testTown';
+import { townScript } from '../testing/townScript';
+import { converse } from './converse';
+import { nextAction, planNewDay } from './plan';
+import { placesFor, PLACES_OFFERED } from './placeRelevance';
+import { bedtimeFor, layoutSchedule, layoutTasks } from './schedule';
+
+/** Conditions with every guard on except `off`. */
+function without(...off: (keyof Guards)[]) {
+  const guards = { ...ALL_GUARDS_ON };
+  for (const g of off) guards[g] = false;
+  return runConditionsSchema.parse({ guards });
+}
+
+describe('small-model guards', () => {
+  it('echo guard: on, a repeated line is asked again and refused; off, it is accepted as written', async () => {
+    const echo = 'I am afraid the pond bank will collapse if they cut the old willow';
+    const chatWith = async (conditions?: ReturnType<typeof without>) => {
+      const lines: Record<string, string[]> = {
+        ada: [echo, 'Shall we go to the council meeting together then'],
+        bo: [echo, 'That sounds like a good plan to me'],
+      };
+      const h = await harness({
+        'converse.turn': (req) => {
+          const utterance = lines[req.agentId!].shift();
+          return utterance === undefined
+            ? { utterance: 'I have to go now, see you at the meeting', end: true }
+            : { utterance, end: false };
+        },
+      });
+      const { ada, bo } = h.agents;
+      for (const a of [ada, bo]) {
+        await planNewDay(a, h.mind());
+        a.action = await nextAction(a, h.mind());
+      }
+      const chat = await converse(ada, bo, h.mind(0, { conditions }));
+      return { chat, asked: h.model.callsOf('converse.turn').map((c) => c.agentId) };
+    };
+    const on = await chatWith();
+    expect(on.chat.transcript).not.toContain(`Bo Park: ${echo}`);
+    expect(on.asked.slice(0, 3)).toEqual(['ada', 'bo', 'bo']);
+
+    const off = await chatWith(without('echoGuard'));
+    expect(off.chat.transcript.slice(0, 2)).toEqual([`Ada Lin: ${echo}`, `Bo Park: ${echo}`]);
+    expect(off.asked.slice(0, 3)).toEqual(['ada', 'bo', 'ada']);
+    expect(off.chat.endedBy).not.toBe('repeat');
+  });
+
+  it('worked examples: on, the plan prompt shows the example residents first; off, only the question', async () => {
+    const prompts = async (conditions?: ReturnType<typeof without>) => {
+      const h = await harness();
+      await planNewDay(h.agents.ada, h.mind(0, { conditions }));
+      return h.model.callsOf('plan.daily')[0].messages;
+    };
+    const example = EXAMPLE_RESIDENTS[0].who.name;
+    const on = await prompts();
+    expect(on.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+    ]);
+    expect(on[1].content).toContain(example);
+    const off = await prompts(without('workedExamples'));
+    expect(off.map((m) => m.role)).toEqual(['system', 'user']);
+    expect(off.map((m) => m.content).join('\n')).not.toContain(example);
+    // The question itself is the same.
+    expect(off[1].content).toBe(on.at(-1)!.content);
+  });
+
+  it('DRY: the run asks every call without it when off, and the provider then sends no dry penalty', async () => {
+    const h = await harness();
+    await planNewDay(h.agents.ada, h.mind(0, { conditions: without('drySampling') }));
+    expect(h.model.calls.length).toBeGreaterThan(0);
+    expect(h.model.calls.every((c) => c.dry === false)).toBe(true);
+    const on = await harness();
+    await planNewDay(on.agents.ada, on.mind(0));
+    expect(on.model.calls.every((c) => c.dry === undefined)).toBe(true);
+
+    // The llama provider's sampling options for those requests.
+    expect(drySampling(DEFAULT_DRY_STRENGTH, {}).dryRepeatPenalty?.strength).toBe(
+      DEFAULT_DRY_STRENGTH,
+    );
+    expect(drySampling(DEFAULT_DRY_STRENGTH, { dry: false })).toEqual({});
+    expect(drySampling(0, {})).toEqual({});
+  });
+
+  it('wake window: on, the hours offered are the lifestyle’s ±1; off, any hour of the day', async () => {
+    const hours = async (conditions?: ReturnType<typeof without>) => {
+      const h = await harness();
+      await planNewDay(h.agents.ada, h.mind(0, { conditions }));
+      return (
+        h.model.callsOf('plan.wake')[0].schema as { properties: { wakeHour: { enum: number[] } } }
+      ).properties.wakeHour.enum;
+    };
+    // Ada "wakes up around 7am".
+    expect(await hours()).toEqual([6, 7, 8]);
+    expect(await hours(without('wakeWindow'))).toEqual(Array.from({ length: 24 }, (_, i) => i));
+  });
+
+  it('bedtime window: on, a day the model ends at 14:00 is stretched to bedtime; off, the night starts at 14:00', () => {
+    const lifestyle = 'goes to bed around 10pm';
+    const blocks = Array.from({ length: 8 }, (_, i) => ({
+      activity: `activity ${i}`,
+      hours: 1,
+      asleep: false,
+    }));
+    const night = (guards: Guards) =>
+      layoutSchedule([], blocks, 6 * 60, bedtimeFor(lifestyle, guards)).find(
+        (b) => b.asleep && b.startMinute > 6 * 60,
+      )!.startMinute;
+    expect(night(ALL_GUARDS_ON)).toBeGreaterThanOrEqual(21 * 60);
+    expect(night(PAPER_EXACT)).toBe(14 * 60);
+  });
+
+  it('merge repeats: on, a task written twice in a row is one task; off, both stay', () => {
+    const tasks = [
+      { task: 'visit the library archives', minutes: 15 },
+      { task: 'visit the library archives', minutes: 15 },
+      { task: 'walk home', minutes: 30 },
+    ];
+    expect(layoutTasks(tasks, 600, 60).map((t) => [t.task, t.minutes])).toEqual([
+      ['visit the library archives', 30],
+      ['walk home', 30],
+    ]);
+    expect(layoutTasks(tasks, 600, 60, false).map((t) => t.task)).toEqual(tasks.map((t) => t.task));
+  });
+
+  it('place shortlist: on, an action is offered the 3 most relevant places; off, every known place', async () => {
+    const h = await harness();
+    const ada = h.agents.ada;
+    const known = [
+      'Cafe > kitchen > stove',
+      'Cafe > kitchen > coffee machine',
+      'Park > pond > bench',
+      'Library > hall > shelves',
+      'Home > bedroom > bed',
+      'Home > kitchen > kettle',
+    ];
+    const on = await placesFor(ada, h.mind(), 'make coffee', known);
+    expect(on).toHaveLength(PLACES_OFFERED);
+    const off = await placesFor(
+      ada,
+      h.mind(0, { conditions: without('placeShortlist') }),
+      'make coffee',
+      known,
+    );
+    expect([...off].sort()).toEqual([...known].sort());
+  });
+
+  it('rating reuse: off, an observation seen again is rated again by the model', async () => {
+    const rated = async (conditions: ReturnType<typeof without>) => {
+      const scenario = buildTestScenario();
+      for (const p of scenario.personas) p.retention = 1; // every event seen again is new
+      // Nobody stops to talk: this is about perception.
+      const model = new ScriptedModel(townScript({ talk: 'continue' }));
+      const sim = await Simulation.create(
+        scenario,
+        mkdtempSync(path.join(os.tmpdir(), 'guards-')),
+        { model, embedder: new HashEmbedder() },
+        { conditions },
+      );
+      await sim.run(60);
+      return model
+        .callsOf('importance')
+        .flatMap((c) =>
+          c.messages
+            .at(-1)!
+            .content.split('\n')
+            .map((l) => [c.agentId, l]),
+        )
+        .filter(([, l]) => /^(- \(event\) |Memory \(event\): )/.test(l!))
+        .map(([agent, l]) => `${agent}: ${l}`); // each agent rates its own memories
+    };
+    const on = await rated(without());
+    expect(new Set(on).size).toBe(on.length);
+    const off = await rated(without('ratingReuse'));
+    expect(new Set(off).size).toBeLessThan(off.length);
+  });
+});
