@@ -41,9 +41,15 @@ test('a tiny experiment: progress, cancel and resume, report with the cost table
   await expect(detail.locator('.lab-status--running')).toBeVisible();
   // (Asleep at 07:00, the town's first step — waking and planning — is where the model works.)
   const label = detail.getByTestId('lab-progress-label');
-  await expect(label).toHaveText(/^Cell 1\/2 · full · seed \d+ · step \d+\/36 · Monday/, {
+  await expect(label).toHaveText(/^Cell 1\/2 · full · seed \d+ · running · step \d+\/36 · Monday/, {
     timeout: 120_000,
   });
+  // One experiment at a time: the form says why it cannot start another.
+  await expect(lab.getByTestId('lab-create')).toBeDisabled();
+  await expect(lab.getByTestId('lab-create')).toHaveAttribute(
+    'title',
+    'Experiment “E2E lab” is running; one experiment at a time',
+  );
 
   // Cancel stops it after the current step; Resume continues from the checkpoint.
   await detail.getByTestId('lab-cancel').click();
@@ -56,6 +62,11 @@ test('a tiny experiment: progress, cancel and resume, report with the cost table
   await detail.getByTestId('lab-resume').click();
   await expect(detail.locator('.lab-status--running')).toBeVisible();
 
+  // Each evaluation question shows as it is asked, with who is asked and how many are left.
+  await expect(detail.getByTestId('lab-progress-label')).toHaveText(
+    /· evaluating \((who knows whom|what news spread|interview)\), question \d+ of \d+: .+, “.+”$/,
+    { timeout: 300_000 },
+  );
   // Both cells run and are evaluated; the report opens by itself.
   await expect(detail.getByTestId('lab-progress-label')).toContainText('Cell 2/2', {
     timeout: 300_000,

@@ -82,6 +82,12 @@ test('Willow Bend on SmolLM2 and MiniLM in the studio: people walk, the inspecto
   const answer = inspector.getByTestId('interview-answer');
   await expect(answer).toBeVisible({ timeout: 180_000 });
   const answerText = (await answer.innerText()).trim();
+  // What the answer drew on shows in the inspector at once, scored, though nothing was kept.
+  const retrievals = inspector.getByTestId('inspector-retrievals');
+  await expect(retrievals.locator('summary').first()).toContainText('What are you doing today?');
+  await expect(
+    retrievals.getByTestId('retrieval-scores').first().locator('tbody tr'),
+  ).not.toHaveCount(0);
   console.log(`${name}'s plan:\n${planText}\n${name}'s answer: ${answerText}`);
 
   // The README's run-view picture: what this model really wrote, before it is judged.

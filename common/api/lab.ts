@@ -15,6 +15,7 @@
 import { z } from 'zod';
 import type { Contract } from './contract';
 import { ABLATIONS, costLayerSchema } from '../runs/conditions';
+import { guardsSchema } from '../runs/guards';
 import { scenarioShape } from '../scenario/schema';
 
 export const experimentIdSchema = z
@@ -31,6 +32,8 @@ export const labConditionSchema = z.object({
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'expected letters, digits, ".", "_" or "-"'),
   ablation: z.enum(ABLATIONS).default('full'),
   costLayer: costLayerSchema.prefault({}),
+  /** The small-model guards (common/runs/guards.ts); absent (older experiments): all on. */
+  guards: guardsSchema.prefault({}),
   /** A GGUF file for this condition instead of the experiment's chat model. */
   model: z.string().min(1).max(4096).optional(),
 });
@@ -84,6 +87,14 @@ export const experimentSummarySchema = z.object({
 });
 export type ExperimentSummary = z.infer<typeof experimentSummarySchema>;
 
+/**
+ * The Lab form's defaults: the smallest experiment worth a report (the form's default cells —
+ * the full architecture with the cost layer off and on — for a few game minutes, one battery
+ * question per area). On SmolLM2-135M with one thread it ends with its report in under five
+ * minutes; main/runs/lab/smollm2-lab.bench.ts measures exactly this.
+ */
+export const SMALLEST_EXPERIMENT = { seeds: 1, gameMinutes: 6, batteryPerCategory: 1 } as const;
+
 export const experimentProgressSchema = z.object({
   id: experimentIdSchema,
   /** The cell in progress, counting from 0, of `cells`. */
@@ -96,12 +107,35 @@ export const experimentProgressSchema = z.object({
   steps: z.number().int(),
   /** The game clock of the cell in progress. */
   clock: z.string(),
-  /** Fraction of the whole experiment's steps done (evaluation not counted), 0–1. */
+  /**
+   * During a cell's evaluation, the question being asked: `done` answered of `total` in that
+   * cell's evaluation, who is asked and what; null while the cell runs.
+   */
+  question: z
+    .object({
+      done: z.number().int(),
+      total: z.number().int(),
+      part: z.enum(['relationships', 'diffusion', 'battery']),
+      /** Questions of each kind in the cell's evaluation (asked in this order). */
+      counts: z.object({
+        relationships: z.number().int(),
+        diffusion: z.number().int(),
+        battery: z.number().int(),
+      }),
+      agentName: z.string(),
+      question: z.string(),
+    })
+    .nullable(),
+  /**
+   * Fraction of the whole experiment done, 0–1: runs and evaluations weighted by the time each
+   * has taken so far (steps alone until the first evaluation question is timed); never goes back.
+   */
   fraction: z.number(),
-  /** Estimated real seconds until the report (null until a step has been timed). */
+  /**
+   * Estimated real seconds until the report, runs and evaluations together; null until a cell's
+   * run and an evaluation question have been timed (main/runs/lab/eta.ts).
+   */
   etaSeconds: z.number().nullable(),
-  /** False until a cell's evaluation has been timed: then `etaSeconds` covers the runs only. */
-  etaIncludesEvaluation: z.boolean(),
 });
 export type ExperimentProgress = z.infer<typeof experimentProgressSchema>;
 

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import type { Contract } from './contract';
 import { costLayerSchema, runConditionsSchema } from '../runs/conditions';
+import { guardChangesSchema } from '../runs/guards';
 import { scenarioShape } from '../scenario/schema';
 
 export const runIdSchema = z
@@ -46,13 +47,14 @@ export const experimentCellRefSchema = z.object({
 export type ExperimentCellRef = z.infer<typeof experimentCellRefSchema>;
 
 /**
- * What a fork may choose: its name, and cost-layer switches that replace the source's (the
- * others, and the ablations, stay as the source had them). Forking one snapshot twice, the cost
- * layer on and off, is AGA's comparison from one moment (issue 14).
+ * What a fork may choose: its name, and cost-layer switches and small-model guards that replace
+ * the source's (the others, and the ablations, stay as the source had them). Forking one
+ * snapshot twice, the cost layer on and off, is AGA's comparison from one moment (issue 14).
  */
 const forkChoices = {
   name: z.string().max(200).optional(),
   costLayer: costLayerSchema.partial().optional(),
+  guards: guardChangesSchema.optional(),
 };
 
 /** Where a forked run came from: another run, or an experiment's cell; and the snapshot step. */
@@ -150,15 +152,60 @@ export const conversationSchema = z.object({
   endsAt: z.number(),
 });
 
-/** Live throughput figures for the status bar. */
+/** Live figures for the status bar. */
 export const runRatesSchema = z.object({
-  stepsPerSecond: z.number(),
+  /** Tokens the model generated per real second, over the last 20 s. */
   tokensPerSecond: z.number(),
   /** Model requests waiting or in flight. */
   queueDepth: z.number().int(),
-  /** Real seconds one game hour takes at the current pace (null before it can be estimated). */
+  /**
+   * Real seconds one game hour takes, over the last `overGameMinutes` game minutes stepped (at
+   * most 60); null until 5 game minutes are measured — fewer say nothing.
+   */
   realSecondsPerGameHour: z.number().nullable(),
+  overGameMinutes: z.number().nullable(),
+  /** Game minutes measured so far (towards the 5 the figure needs). */
+  measuredGameMinutes: z.number(),
+  /** The run's prompt + completion tokens and model calls so far, live. */
+  tokens: z.number(),
+  calls: z.number().int(),
 });
+
+/** What the live run is doing now, for the run view's progress line. */
+export const runActivitySchema = z.object({
+  /** Model calls in flight, oldest first: for whom (a person's id and name, or none), which
+   * cognitive function, for how long, and how long one took in this run on average. */
+  calls: z.array(
+    z.object({
+      agentId: z.string().nullable(),
+      name: z.string().nullable(),
+      fn: z.string(),
+      elapsedMs: z.number(),
+      expectedMs: z.number().nullable(),
+    }),
+  ),
+  /** People who have planned the current game day, of all who plan (residents do not). */
+  planned: z.object({ done: z.number().int(), of: z.number().int() }),
+  /** Steps the run is asked to go: playing, or `runs.step`'s `done` of `of`; null: idle. */
+  work: z
+    .discriminatedUnion('kind', [
+      z.object({ kind: z.literal('play') }),
+      z.object({ kind: z.literal('step'), done: z.number().int(), of: z.number().int() }),
+    ])
+    .nullable(),
+  /** The user's requests waiting for the steps in progress to end, oldest first. */
+  waiting: z.array(
+    z.object({
+      kind: z.enum(['interview', 'intervention', 'resident']),
+      /** The person the request is about, by name, if any. */
+      name: z.string().nullable(),
+      /** The intervention's name (whisper, setObjectState, …), for an intervention. */
+      what: z.string().nullable(),
+      waitedMs: z.number(),
+    }),
+  ),
+});
+export type RunActivity = z.infer<typeof runActivitySchema>;
 
 /** One memory as the inspector lists it. */
 export const memoryViewSchema = z.object({
@@ -473,6 +520,17 @@ export const runsEvents = {
     interventions: z.array(
       z.object({ name: z.string(), ok: z.boolean(), error: z.string().optional() }),
     ),
+    rates: runRatesSchema,
+  }),
+  /**
+   * While the live run works (playing, stepping, answering): what the model is doing and for
+   * whom, the frame as it is now — each person where they are, which may be steps ahead of the
+   * last written record (`frame.step`) — and the live figures. About once a second.
+   */
+  'runs.onDidProgress': z.object({
+    runId: runIdSchema,
+    frame: runFrameSchema,
+    activity: runActivitySchema,
     rates: runRatesSchema,
   }),
   /** Status changes of a run; `crashed` carries what happened, a failure says why and what to do. */

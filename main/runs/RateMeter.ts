@@ -1,48 +1,73 @@
 /**
- * Live throughput for the run view's status bar: steps and tokens per real second over the
- * last few steps (a sliding window, so a pause or a speed change shows within seconds), and
- * the real time one game hour takes at that pace.
+ * The run view's one speed figure (issue 25): real time per game hour, measured over the steps
+ * written in the last {@link WINDOW_GAME_MINUTES} game minutes of stepping, and none until at
+ * least {@link MIN_GAME_MINUTES} of them are measured. A figure over a few steps says nothing: a
+ * step in which nobody calls the model takes milliseconds, one in which everyone plans a day
+ * takes minutes, so a short window swings from "1 s" to "5 h" per game hour.
+ *
+ * Time paused is not counted: each play or step starts a new stretch, and only the time between
+ * records of one stretch is measured.
  */
 import type { z } from 'zod';
 import type { runRatesSchema } from '../../common/api/runs';
 
 type Rates = z.infer<typeof runRatesSchema>;
 
-/** Steps the window spans: long enough to smooth a slow step, short enough to follow changes. */
-const WINDOW_STEPS = 10;
+/** The game time the figure is measured over, at most. */
+export const WINDOW_GAME_MINUTES = 60;
+/** The game time measured before the figure is shown. */
+export const MIN_GAME_MINUTES = 5;
 
 export class RateMeter {
-  private samples: { at: number; tokens: number }[] = [];
+  /** Real milliseconds each measured step took, oldest first (within the window). */
+  private steps: number[] = [];
+  /** When the last record of the current stretch was written (or the stretch began). */
+  private lastAt: number | null = null;
 
   constructor(
     private readonly secondsPerStep: number,
     private readonly nowMs: () => number = () => performance.now(),
   ) {}
 
-  /** Marks the start of stepping (play or step) so the first step has a start time. */
-  start(tokens: number): void {
-    this.samples = [{ at: this.nowMs(), tokens }];
+  /** Marks the start of stepping (play or step): the time since the last stretch is not counted. */
+  start(): void {
+    this.lastAt = this.nowMs();
   }
 
-  /** Records a finished step with the ledger's token total at that moment. */
-  stepped(tokens: number): void {
-    this.samples.push({ at: this.nowMs(), tokens });
-    if (this.samples.length > WINDOW_STEPS + 1) this.samples.shift();
+  /** Records `count` step records written now. */
+  stepped(count = 1): void {
+    const now = this.nowMs();
+    if (this.lastAt === null || count <= 0) {
+      this.lastAt = now;
+      return;
+    }
+    // Records written together (a fast agent's catch-up) share the time since the last one.
+    const each = (now - this.lastAt) / count;
+    for (let i = 0; i < count; i++) this.steps.push(each);
+    this.lastAt = now;
+    const keep = Math.ceil((WINDOW_GAME_MINUTES * 60) / this.secondsPerStep);
+    if (this.steps.length > keep) this.steps.splice(0, this.steps.length - keep);
   }
 
-  /** The rates now; `queueDepth` comes from the model. */
-  rates(queueDepth: number): Rates {
-    const first = this.samples[0];
-    const last = this.samples[this.samples.length - 1];
-    const steps = this.samples.length - 1;
-    const seconds = first && last ? (last.at - first.at) / 1000 : 0;
-    const stepsPerSecond = steps > 0 && seconds > 0 ? steps / seconds : 0;
+  /** The figures now, with the model's tokens/s and calls in flight and the run's totals. */
+  rates(model: { tokensPerSecond: number; inFlight: number }, totals: Totals): Rates {
+    const gameMinutes = (this.steps.length * this.secondsPerStep) / 60;
+    const realMs = this.steps.reduce((sum, ms) => sum + ms, 0);
+    const shown = gameMinutes >= MIN_GAME_MINUTES;
     return {
-      stepsPerSecond,
-      tokensPerSecond: seconds > 0 ? (last.tokens - first.tokens) / seconds : 0,
-      queueDepth,
-      realSecondsPerGameHour:
-        stepsPerSecond > 0 ? 3600 / this.secondsPerStep / stepsPerSecond : null,
+      tokensPerSecond: model.tokensPerSecond,
+      queueDepth: model.inFlight,
+      realSecondsPerGameHour: shown ? realMs / 1000 / (gameMinutes / 60) : null,
+      overGameMinutes: shown ? Math.round(gameMinutes) : null,
+      measuredGameMinutes: gameMinutes,
+      tokens: totals.tokens,
+      calls: totals.calls,
     };
   }
+}
+
+/** A run's model use so far: prompt + completion tokens and calls. */
+export interface Totals {
+  tokens: number;
+  calls: number;
 }

@@ -167,10 +167,11 @@ describe('RunService (scripted model)', () => {
     expect(steps.map((e) => (e.payload.frame as { step: number }).step)).toEqual([
       1, 2, 3, 4, 5, 6,
     ]);
-    const rates = steps.at(-1)!.payload.rates as Record<string, number>;
-    expect(rates.stepsPerSecond).toBeGreaterThan(0);
+    const rates = steps.at(-1)!.payload.rates as Record<string, number | null>;
     expect(rates.tokensPerSecond).toBeGreaterThan(0);
+    // Six one-minute steps: the time per game hour, over those six game minutes.
     expect(rates.realSecondsPerGameHour).toBeGreaterThan(0);
+    expect(rates.overGameMinutes).toBe(6);
     expect(steps.some((e) => (e.payload.chats as unknown[]).length > 0)).toBe(true);
 
     const listed = await call('runs.list', {});
@@ -178,6 +179,11 @@ describe('RunService (scripted model)', () => {
     expect(listed[0]).toMatchObject({ id: summary.id, status: 'paused', steps: 6 });
     expect(listed[0].calls).toBeGreaterThan(0);
     expect(listed[0].tokens).toBeGreaterThan(0);
+    // The live totals of the last step event are the run's, seeding included.
+    expect({ tokens: rates.tokens, calls: rates.calls }).toEqual({
+      tokens: listed[0].tokens,
+      calls: listed[0].calls,
+    });
   });
 
   it('a whisper is applied and shows in the step event and the log', async () => {
@@ -230,12 +236,15 @@ describe('RunService (scripted model)', () => {
   it('plays at a capped pace, and pause stops after the current step', async () => {
     const { call, events } = setup();
     const { id } = await call('runs.create', createInput());
+    const played = performance.now();
     await call('runs.play', { runId: id, stepsPerSecond: 20 });
-    await new Promise((r) => setTimeout(r, 400));
+    await expect
+      .poll(() => events.filter((e) => e.event === 'runs.onDidStep').length)
+      .toBeGreaterThan(2);
     const frame = await call('runs.pause', { runId: id });
-    // 20 steps/s for 0.4 s: a handful of steps, never far beyond the cap.
-    expect(frame.step).toBeGreaterThan(1);
-    expect(frame.step).toBeLessThanOrEqual(10);
+    // Never beyond 20 steps a second (and the one begun when paused).
+    expect(frame.step).toBeGreaterThan(2);
+    expect(frame.step).toBeLessThanOrEqual(2 + (20 * (performance.now() - played)) / 1000);
     const stepEvents = events.filter((e) => e.event === 'runs.onDidStep');
     expect((stepEvents.at(-1)!.payload.frame as { step: number }).step).toBe(frame.step);
     await new Promise((r) => setTimeout(r, 150));
@@ -304,8 +313,8 @@ describe('RunService (scripted model)', () => {
     const stepping = call('runs.step', { runId: id, steps: 1 }).finally(() => (stepped = true));
     await new Promise((r) => setTimeout(r, 50));
     expect(stepped).toBe(false);
-    // The step is stuck in the model; the views still answer, with the last finished step.
-    expect(await call('runs.frame', { runId: id })).toEqual(first);
+    // The step is stuck in the model; the views still answer: the written record is step 1's.
+    expect((await call('runs.frame', { runId: id })).step).toBe(first.step);
     expect((await call('runs.timeline', { runId: id })).steps).toBe(1);
     expect((await call('runs.events', { runId: id, types: ['step'] })).map((e) => e.step)).toEqual([
       0,

@@ -4,9 +4,13 @@
  * stepping on its own (play, with a steps-per-second cap) or when asked (step), steered between
  * steps (interventions, interviews) and watched through `runs.onDidStep` / `onDidChangeStatus`.
  *
- * Everything that touches the live Simulation goes through one FIFO mutex, so an intervention
- * or interview asked for during a step waits for it and never interleaves with it. The live run
- * holds `live.lock` (this process's pid); a lock naming a dead process marks a crashed run.
+ * Everything that changes the live Simulation goes through one FIFO mutex, so an intervention
+ * or interview asked for during steps waits for the steps already started and never interleaves
+ * with them. Play and `runs.step` run the engine's out-of-order scheduler as one turn of it, which
+ * a request queuing meanwhile interrupts (stepTurns.ts): a person with a plan walks while others
+ * still plan. While the run works, `runs.onDidProgress` says what the model is doing and for whom
+ * (runProgress.ts). The live run holds `live.lock` (this process's pid); a lock naming a dead
+ * process marks a crashed run.
  *
  * Beside it: the runs on disk and the views that only read them (runLibrary.ts), the live run's
  * state and model wrappers (liveRun.ts), where a fork starts from (forkOrigin.ts), and how a
@@ -22,19 +26,13 @@ import type { PolicyStore } from '../engine/agent/policyStore';
 import { listCheckpoints } from '../engine/sim/checkpoint';
 import { Clock } from '../engine/sim/Clock';
 import { Simulation } from '../engine/sim/Simulation';
-import type { StepRecord } from '../engine/sim/types';
 import { cellForkOrigin, runForkOrigin, type ForkOrigin } from './forkOrigin';
-import {
-  liveFrame,
-  loadedDeps,
-  newLive,
-  pace,
-  tokensOf,
-  type Live,
-  type LoadedDeps,
-} from './liveRun';
+import { liveFrame, loadedDeps, newLive, type Live, type LoadedDeps } from './liveRun';
+import { LiveStepping } from './liveStepping';
 import { ModelCache, type ModelLoader } from './modelCache';
 import { Mutex } from './Mutex';
+import { progressTicker } from './runProgress';
+import { SteppingMutex } from './stepTurns';
 import {
   appendFailureLine,
   describeFailure,
@@ -57,13 +55,13 @@ import {
   type StudioRun,
 } from './runFolder';
 import { RunLibrary, runFiles, zipRun } from './runLibrary';
-import { agentOf, applyNow, interviewLive, residentCall } from './steering';
+import { applyNow, interviewLive } from './steering';
 
 export { FAILURE_LINE } from './runFailure';
 
 /** Emits a `runs.onDid…` event (validated by the serving layer). */
 export type RunsEmit = (
-  event: 'runs.onDidStep' | 'runs.onDidChangeStatus',
+  event: 'runs.onDidStep' | 'runs.onDidChangeStatus' | 'runs.onDidProgress',
   payload: unknown,
 ) => void;
 
@@ -91,9 +89,21 @@ type Out<K extends keyof RunsContract['methods']> = RawOutputOf<RunsContract, K>
 export class RunService {
   private readonly library: RunLibrary;
   private readonly cache: ModelCache;
-  private readonly mutex = new Mutex();
+  private readonly mutex = new SteppingMutex();
   private readonly pid: number;
   private live: Live | null = null;
+  /** Sends the live run's progress while it works. */
+  private ticker: ReturnType<typeof progressTicker> | null = null;
+  /** Play, pause, step and the calls that steer or read the live run. */
+  private readonly stepping = new LiveStepping({
+    mutex: this.mutex,
+    current: () => this.live,
+    liveRun: (runId) => this.liveRun(runId),
+    failed: (live, error) => this.failed(live, error),
+    emitStatus: (runId, status, step) => this.emitStatus(runId, status, step),
+    emit: (event, payload) => this.opts.emit(event, payload),
+    kick: () => this.ticker?.kick(),
+  });
   /** Serialises whole-run transitions (create, open, fork, close, delete). */
   private readonly lifecycle = new Mutex();
 
@@ -127,28 +137,35 @@ export class RunService {
       'runs.create': (i) => this.lifecycle.run(() => this.create(i)),
       'runs.open': (i) => this.lifecycle.run(() => this.open(i)),
       'runs.close': (i) => this.lifecycle.run(() => this.close(i)),
-      'runs.play': (i) => this.play(i),
-      'runs.pause': (i) => this.pause(i),
-      'runs.step': (i) => this.step(i),
+      'runs.play': (i) => this.stepping.play(i),
+      'runs.pause': (i) => this.stepping.pause(i),
+      'runs.step': (i) => this.stepping.step(i),
       'runs.frame': (i) => this.frame(i),
       'runs.timeline': (i) => this.library.timeline(i),
       'runs.events': (i) => this.library.events(i),
-      'runs.agent': async ({ runId, agentId }) => agentOf(this.liveRun(runId), this.mutex, agentId),
-      'runs.interview': async (i) => interviewLive(this.liveRun(i.runId), this.mutex, i),
-      'runs.intervene': async ({ runId, intervention }) =>
-        applyNow(this.liveRun(runId), this.mutex, intervention.name, intervention.args),
+      'runs.agent': async ({ runId, agentId }) => this.stepping.agent(runId, agentId),
+      'runs.interview': async (i) =>
+        this.stepping.request(i.runId, { kind: 'interview', agentId: i.agentId }, (live, turn) =>
+          interviewLive(live, turn, i),
+        ),
+      'runs.intervene': async ({ runId, intervention: { name, args } }) =>
+        this.stepping.request(
+          runId,
+          { kind: 'intervention', what: name, agentId: (args as { agentId?: string }).agentId },
+          (live, turn) => applyNow(live, turn, name, args),
+        ),
       'runs.fork': (i) => this.lifecycle.run(() => this.fork(i)),
       'runs.delete': (i) => this.lifecycle.run(() => this.remove(i)),
       'runs.export': (i) => this.exportZip(i),
       'runs.stats': (i) => this.library.stats(i),
       'runs.scenario': (i) => this.library.scenario(i),
-      'runs.join': ({ runId, as }) => this.resident(runId, (sim) => sim.join(as)),
+      'runs.join': ({ runId, as }) => this.stepping.resident(runId, (sim) => sim.join(as)),
       'runs.moveResident': ({ runId, agentId, x, y }) =>
-        this.resident(runId, (sim) => sim.moveResident(agentId, { x, y })),
+        this.stepping.resident(runId, (sim) => sim.moveResident(agentId, { x, y })),
       'runs.say': ({ runId, agentId, toAgentId, text }) =>
-        this.resident(runId, (sim) => sim.say(agentId, toAgentId, text)),
+        this.stepping.resident(runId, (sim) => sim.say(agentId, toAgentId, text)),
       'runs.leave': ({ runId, agentId }) =>
-        this.resident(runId, async (sim) => {
+        this.stepping.resident(runId, async (sim) => {
           await sim.leave(agentId);
           return {};
         }),
@@ -300,9 +317,13 @@ export class RunService {
     // The source may be the live run: its snapshot files are complete (written atomically).
     await this.unloadLive();
     const { id: runId, dir } = claimRunDir(this.library.runsDir, input.name ?? base.scenarioName);
-    const conditions = input.costLayer
-      ? { ...base.conditions, costLayer: { ...base.conditions.costLayer, ...input.costLayer } }
-      : base.conditions;
+    // A fork inherits the source's conditions; the switches it names replace the source's.
+    const changes = input.costLayer !== undefined || input.guards !== undefined;
+    const conditions = {
+      ...base.conditions,
+      costLayer: { ...base.conditions.costLayer, ...input.costLayer },
+      guards: { ...base.conditions.guards, ...input.guards },
+    };
     const meta: StudioRun = {
       ...base,
       name: input.name?.trim() || base.name,
@@ -315,7 +336,7 @@ export class RunService {
     let deps: LoadedDeps;
     try {
       deps = await this.loadModels(meta.models);
-      sim = Simulation.fork(fromDir, at, dir, deps.sim, input.costLayer ? { conditions } : {});
+      sim = Simulation.fork(fromDir, at, dir, deps.sim, changes ? { conditions } : {});
     } catch (error) {
       rmSync(dir, { recursive: true, force: true });
       throw this.refused(runId, describeFailure(error, at, 'start'), error);
@@ -374,9 +395,20 @@ export class RunService {
     dir: string,
     meta: StudioRun,
     sim: Simulation,
-    deps: Pick<LoadedDeps, 'ledger' | 'model'>,
+    deps: Pick<LoadedDeps, 'ledger' | 'model' | 'activity'>,
   ): void {
-    this.live = newLive(runId, dir, meta, sim, deps);
+    // The ledger has counted this session's calls so far (a new run's seeding); the log all.
+    const { tokens, calls } = this.library.summaryOf(runId);
+    const counted = deps.ledger.totals;
+    const live = newLive(runId, dir, meta, sim, deps, {
+      tokens: tokens - counted.promptTokens - counted.completionTokens,
+      calls: calls - counted.calls,
+    });
+    this.live = live;
+    this.ticker?.stop();
+    this.ticker = progressTicker(live, (payload) => {
+      if (this.live === live) this.opts.emit('runs.onDidProgress', payload);
+    });
     this.emitStatus(runId, 'paused', sim.step);
   }
 
@@ -386,24 +418,20 @@ export class RunService {
 
   /** Ends the play loop, writes a snapshot of the current step and releases the lock. */
   private async unload(live: Live): Promise<void> {
-    await this.stopLoop(live);
+    await this.stepping.stopLoop(live);
     await this.mutex.run(() => {
       if (this.live !== live) return;
       // A snapshot of this step; steps a resume has not re-run yet stay in the log (close()).
       live.sim.close();
       removeLock(live.dir);
       this.live = null;
+      this.ticker?.stop();
     });
     this.emitStatus(live.runId, 'stored', live.sim.step);
   }
 
   // ---------------------------------------------------------------------------------------
   // Stepping
-
-  /** A resident operation on the live run (steering.ts). */
-  private async resident<T>(runId: string, op: (sim: Simulation) => Promise<T>): Promise<T> {
-    return residentCall(this.liveRun(runId), this.mutex, op);
-  }
 
   private liveRun(runId: string): Live {
     if (this.live?.runId === runId) return this.live;
@@ -414,112 +442,6 @@ export class RunService {
     });
   }
 
-  private async play({ runId, stepsPerSecond }: In<'runs.play'>): Promise<Out<'runs.play'>> {
-    const live = this.liveRun(runId);
-    if (live.stepping) {
-      throw new ApiError({
-        code: 'rejected',
-        message: `run "${runId}" is running the steps asked for; pause it before playing`,
-      });
-    }
-    live.stepsPerSecond = stepsPerSecond;
-    if (live.loop) {
-      live.wake?.(); // a new pace applies from the next wait
-      return {};
-    }
-    live.stop = false;
-    live.status = 'running';
-    this.emitStatus(runId, 'running', live.sim.step);
-    live.loop = this.playLoop(live);
-    return {};
-  }
-
-  private async playLoop(live: Live): Promise<void> {
-    live.rates.start(tokensOf(live));
-    while (!live.stop && this.live === live) {
-      const started = performance.now();
-      try {
-        await this.mutex.run(() => this.stepLive(live));
-      } catch (error) {
-        live.stop = true;
-        await this.failed(live, error);
-        break;
-      }
-      if (live.stop) break;
-      const minMs = live.stepsPerSecond > 0 ? 1000 / live.stepsPerSecond : 0;
-      const waitMs = Math.max(0, minMs - (performance.now() - started));
-      // Always yield, so calls that arrived during the step get the mutex before the next one.
-      await pace(live, waitMs);
-    }
-    live.loop = null;
-    if (this.live === live && live.status === 'running') {
-      live.status = 'paused';
-      this.emitStatus(live.runId, 'paused', live.sim.step);
-    }
-  }
-
-  private async stopLoop(live: Live): Promise<void> {
-    live.stop = true;
-    live.wake?.();
-    await live.loop;
-  }
-
-  private async pause({ runId }: In<'runs.pause'>): Promise<Out<'runs.pause'>> {
-    const live = this.liveRun(runId);
-    await this.stopLoop(live);
-    return this.mutex.run(() => liveFrame(live.sim, runId));
-  }
-
-  private async step({ runId, steps }: In<'runs.step'>): Promise<Out<'runs.step'>> {
-    const live = this.liveRun(runId);
-    if (live.loop || live.stepping) {
-      throw new ApiError({
-        code: 'rejected',
-        message: `run "${runId}" is ${live.loop ? 'playing' : 'already stepping'}; pause it before stepping`,
-      });
-    }
-    live.stop = false;
-    live.stepping = true;
-    live.rates.start(tokensOf(live));
-    try {
-      for (let i = 0; i < steps && !live.stop && this.live === live; i++) {
-        try {
-          await this.mutex.run(() => this.stepLive(live));
-        } catch (error) {
-          const failure = await this.failed(live, error);
-          throw new ApiError({
-            code: 'rejected',
-            message: failure
-              ? failureLine(failure)
-              : `step ${live.sim.step} of run "${runId}" failed: ${(error as Error).message}`,
-          });
-        }
-      }
-    } finally {
-      live.stepping = false;
-    }
-    return liveFrame(live.sim, runId);
-  }
-
-  /** One step of the live run (inside the mutex), then its event. */
-  private async stepLive(live: Live): Promise<void> {
-    if (this.live !== live) return;
-    const record: StepRecord = await live.sim.stepOnce();
-    live.rates.stepped(tokensOf(live));
-    live.lastFrame = liveFrame(live.sim, live.runId);
-    this.opts.emit('runs.onDidStep', {
-      runId: live.runId,
-      frame: live.lastFrame,
-      chats: record.chats,
-      interventions: record.interventions.map((i) => ({
-        name: i.name,
-        ok: i.ok,
-        ...(i.error !== undefined ? { error: i.error } : {}),
-      })),
-      rates: live.rates.rates(live.model.inFlight),
-    });
-  }
-
   /**
    * A step threw (a model error, a full disk): the in-memory state may be half-updated, so the
    * run is unloaded without a new snapshot; reopening resumes it from its last good one.
@@ -527,6 +449,7 @@ export class RunService {
   private async failed(live: Live, error: unknown): Promise<RunFailure | null> {
     if (this.live !== live) return null;
     this.live = null;
+    this.ticker?.stop();
     removeLock(live.dir);
     const failure = describeFailure(error, live.sim.step, 'step');
     recordFailure(live.dir, failure);
@@ -559,9 +482,8 @@ export class RunService {
   private async frame({ runId, step }: In<'runs.frame'>): Promise<Out<'runs.frame'>> {
     const live = this.live?.runId === runId ? this.live : null;
     if (live && (step === undefined || step === live.sim.step)) {
-      // Mid-step the agents are half updated: answer with the frame the last step ended on
-      // rather than wait for a step that may take long on a slow model.
-      return this.mutex.idle ? liveFrame(live.sim, runId) : live.lastFrame;
+      // Everyone where they are now, as the progress event shows them (steps may be running).
+      return liveFrame(live.sim, runId);
     }
     return this.library.frame(runId, step);
   }

@@ -1,15 +1,17 @@
 /**
  * The live run of the run service (RunService.ts): the loaded Simulation and what playing and
- * stepping it need — its models wrapped for the cost ledger and an in-flight count, the rate
- * meter, the play loop's state and the frame the last finished step ended on.
+ * stepping it need — its models wrapped for the cost ledger and what the model is doing
+ * (modelActivity.ts), the rate meter, the play loop's state, the user's requests waiting for the
+ * steps in progress, and the frame the last finished step ended on.
  */
-import type { RunFrame } from '../../common/api/runs';
+import type { RunActivity, RunFrame } from '../../common/api/runs';
 import type { PolicyStore } from '../engine/agent/policyStore';
 import { currentFrame } from '../engine/sim/frames';
 import type { Simulation } from '../engine/sim/Simulation';
 import { CostLedger, withLedger } from '../models/ledger';
-import type { CompletionRequest, Embedder, LanguageModel } from '../models/types';
-import { RateMeter } from './RateMeter';
+import type { Embedder, LanguageModel } from '../models/types';
+import { ModelActivity, type InFlightModel } from './modelActivity';
+import { RateMeter, type Totals } from './RateMeter';
 import type { StudioRun } from './runFolder';
 
 /** The live run and what stepping it needs. */
@@ -20,30 +22,32 @@ export interface Live {
   sim: Simulation;
   ledger: CostLedger;
   model: InFlightModel;
+  activity: ModelActivity;
   rates: RateMeter;
+  /** Tokens and calls the run had made when it was made live (the ledger counts from there). */
+  before: Totals;
   status: 'running' | 'paused';
   /** The play loop while it runs; pause awaits it. */
   loop: Promise<void> | null;
   stop: boolean;
   stepsPerSecond: number;
-  /** Wakes the play loop from its pacing wait (pause, speed change). */
-  wake: (() => void) | null;
   /** The frame after the last finished step (or change between steps). */
   lastFrame: RunFrame;
-  /** A `runs.step` call is running its steps. */
-  stepping: boolean;
+  /** A `runs.step` call is running its steps: how many are written of how many asked. */
+  stepping: { done: number; of: number } | null;
+  /** The user's requests waiting for the steps in progress (their turn of the mutex). */
+  waiting: Set<WaitingRequest>;
 }
+
+/** A request of the user's waiting for its turn, as the progress line names it. */
+export type WaitingRequest = Omit<RunActivity['waiting'][number], 'waitedMs'> & { since: number };
 
 /** The live run's models: the Simulation's (ledger-wrapped) and the counters behind them. */
 export interface LoadedDeps {
   sim: { model: LanguageModel; embedder: Embedder; policyStore?: PolicyStore };
   ledger: CostLedger;
   model: InFlightModel;
-}
-
-/** A model wrapper counting requests in flight (waiting for a sequence or decoding). */
-export interface InFlightModel extends LanguageModel {
-  readonly inFlight: number;
+  activity: ModelActivity;
 }
 
 /** A run's models as loaded (the model cache's), wrapped for a new live run. */
@@ -52,7 +56,8 @@ export function loadedDeps(
   policyStore: PolicyStore | undefined,
 ): LoadedDeps {
   const ledger = new CostLedger();
-  const model = countInFlight(loaded.model);
+  const activity = new ModelActivity();
+  const model = activity.wrap(loaded.model);
   return {
     sim: {
       model: withLedger(model, ledger),
@@ -61,27 +66,7 @@ export function loadedDeps(
     },
     ledger,
     model,
-  };
-}
-
-function countInFlight(model: LanguageModel): InFlightModel {
-  let inFlight = 0;
-  return {
-    id: model.id,
-    tokenizer: model.tokenizer,
-    get inFlight() {
-      return inFlight;
-    },
-    async complete<T>(request: CompletionRequest<T>) {
-      inFlight++;
-      try {
-        return await model.complete(request);
-      } finally {
-        inFlight--;
-      }
-    },
-    // The cache owns the model; a run ending must not unload it.
-    dispose: async () => {},
+    activity,
   };
 }
 
@@ -91,8 +76,14 @@ export function newLive(
   dir: string,
   meta: StudioRun,
   sim: Simulation,
-  deps: { ledger: CostLedger; model: InFlightModel },
+  deps: { ledger: CostLedger; model: InFlightModel; activity: ModelActivity },
+  before: Totals,
 ): Live {
+  // While someone has the current game day to plan, one person's calls go first (focusGate.ts).
+  deps.activity.focus = () => {
+    const today = sim.clock.dayIndex(sim.gameTime);
+    return sim.agents.some((a) => !a.resident && (a.day === null || a.day < today));
+  };
   return {
     runId,
     dir,
@@ -100,14 +91,16 @@ export function newLive(
     sim,
     ledger: deps.ledger,
     model: deps.model,
+    activity: deps.activity,
     rates: new RateMeter(sim.clock.secondsPerStep),
+    before,
     status: 'paused',
     loop: null,
     stop: false,
     stepsPerSecond: 0,
-    wake: null,
     lastFrame: liveFrame(sim, runId),
-    stepping: false,
+    stepping: null,
+    waiting: new Set(),
   };
 }
 
@@ -116,28 +109,19 @@ export function liveFrame(sim: Simulation, runId: string): RunFrame {
   return { ...currentFrame(sim), runId };
 }
 
-/**
- * Waits `ms` before the play loop's next step, or less when woken (`live.wake`: pause, a new
- * pace). Always yields, so calls that arrived during the step get their turn first.
- */
-export function pace(live: Live, ms: number): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(() => {
-      live.wake = null;
-      resolve();
-    }, ms);
-    live.wake = () => {
-      clearTimeout(timer);
-      live.wake = null;
-      resolve();
-    };
-  });
+/** The live run's tokens (prompt + completion) and calls so far, this session's included. */
+export function totalsOf(live: Live): Totals {
+  const t = live.ledger.totals;
+  return {
+    tokens: live.before.tokens + t.promptTokens + t.completionTokens,
+    calls: live.before.calls + t.calls,
+  };
 }
 
-/**
- * Tokens the model generated so far: the status bar's tokens/s is generation speed, as in the
- * CLI's progress line (prompt tokens are mostly cache hits and would inflate it).
- */
-export function tokensOf(live: Live): number {
-  return live.ledger.totals.completionTokens;
+/** The live figures for the status bar. */
+export function ratesOf(live: Live): ReturnType<RateMeter['rates']> {
+  return live.rates.rates(
+    { tokensPerSecond: live.activity.tokensPerSecond(), inFlight: live.activity.inFlight },
+    totalsOf(live),
+  );
 }

@@ -3,6 +3,7 @@
  * node-llama-cpp and ONNX embedding folders through transformers.js, with threads never above
  * the free cores (ARCHITECTURE §5).
  */
+import { learnCalibration } from '../engine/agent/costLayerCalibration';
 import { createLlamaLanguageModel } from '../models/llama/llama-language-model';
 import { createTransformersEmbedder } from '../models/transformers/transformers-embedder';
 import type { ModelLoader } from './modelCache';
@@ -23,12 +24,16 @@ function loadOptions(options: SimOptions) {
 export function localModelLoader(options: SimOptions): ModelLoader {
   return {
     chat: (modelPath) => createLlamaLanguageModel({ modelPath, ...loadOptions(options) }),
-    embedding: (modelFolder) => {
+    embedding: async (modelFolder) => {
       const { threads } = loadOptions(options);
-      return createTransformersEmbedder({
+      const embedder = await createTransformersEmbedder({
         modelFolder,
         ...(threads !== undefined ? { threads } : {}),
       });
+      // The cost layer's similarity thresholds belong to the embedder: one the shipped
+      // calibration does not know (the studio's own download) is calibrated now, once.
+      await learnCalibration(embedder);
+      return embedder;
     },
     variant: () => JSON.stringify(loadOptions(options)),
   };

@@ -103,9 +103,7 @@ describe('the cost layer in a run', () => {
     // the first block is decomposed) is already a hit, where the first run's was a miss.
     expect(second.count('plan.decompose')).toBeLessThan(first.count('plan.decompose'));
     const wholeBlock = (r: typeof first) =>
-      r.notes.find(
-        (n) => n.agentId === 'ada' && `${n.kind}`.startsWith('policy') && n.step >= 60,
-      );
+      r.notes.find((n) => n.agentId === 'ada' && `${n.kind}`.startsWith('policy') && n.step >= 60);
     expect(wholeBlock(first)?.kind).toBe('policy.miss');
     expect(wholeBlock(second)?.kind).toBe('policy.hit');
   });

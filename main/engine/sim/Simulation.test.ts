@@ -2,8 +2,10 @@ import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { LanguageModel } from '../../models/types';
 import { HashEmbedder, ScriptedModel } from '../testing/ScriptedModel';
 import { buildTestScenario } from '../testing/testTown';
+import { statelessTownScript } from '../testing/statelessScript';
 import { townScript } from '../testing/townScript';
 import { EventLog } from './EventLog';
 import { listCheckpoints } from './checkpoint';
@@ -104,5 +106,71 @@ describe('Simulation (scripted model)', () => {
     expect(readFileSync(path.join(replayDir, 'scenario.json'), 'utf8')).toBe(
       readFileSync(path.join(dir, 'scenario.json'), 'utf8'),
     );
+  });
+
+  it('a pause asked for while a segment applies its queued interventions stops it after one step', async () => {
+    const dir = tmp();
+    const scripted = new ScriptedModel(townScript());
+    let whispering: () => void = () => {};
+    const atWhisper = new Promise<void>((resolve) => (whispering = resolve));
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const model: LanguageModel = {
+      id: scripted.id,
+      async complete(request) {
+        if (request.fn === 'whisper') {
+          whispering();
+          await released;
+        }
+        return scripted.complete(request);
+      },
+      dispose: () => scripted.dispose(),
+    };
+    const sim = await Simulation.create(buildTestScenario(), dir, {
+      model,
+      embedder: new HashEmbedder(),
+    });
+    await sim.run(2);
+    // Queued: the next segment applies it before its first step, calling the model.
+    sim.enqueue('whisper', { agentId: 'ada', text: 'The fair is today.' });
+    const running = sim.run(50);
+    await atWhisper;
+    sim.pause();
+    release();
+    expect(await running).toBe(1);
+    expect(sim.step).toBe(3);
+  });
+
+  it('a step gate holds steps back without changing a record', async () => {
+    const run = async (gate?: Parameters<Simulation['run']>[2]) => {
+      const dir = tmp();
+      const sim = await Simulation.create(buildTestScenario(), dir, {
+        model: new ScriptedModel(statelessTownScript()),
+        embedder: new HashEmbedder(),
+      });
+      let asked = 0;
+      const done = await sim.run(
+        20,
+        undefined,
+        gate &&
+          ((at) => {
+            asked++;
+            return gate(at);
+          }),
+      );
+      return { done, asked, records: steps(dir) };
+    };
+    const free = await run();
+    // Nobody more than one step ahead of the written record, and each new step 2 ms apart.
+    let last = 0;
+    const held = await run(({ written, started }) => {
+      const now = performance.now();
+      const step = now - last >= 2 ? started + 1 : started;
+      if (step > started) last = now;
+      return { step: Math.min(written + 1, step), retryMs: 2 };
+    });
+    expect(held.done).toBe(20);
+    expect(held.asked).toBeGreaterThan(20);
+    expect(held.records).toEqual(free.records);
   });
 });

@@ -73,7 +73,7 @@ import { saidIn } from './runScript';
 import { Reach } from './scheduler';
 import { RunLog } from './runLog';
 import { runMind, type RunMindSource } from './runMind';
-import { runSegment, type SegmentHost } from './segment';
+import { runSegment, type SegmentHost, type StepGate } from './segment';
 import type {
   AppliedNow,
   InterventionOutcome,
@@ -95,6 +95,7 @@ export type {
 } from './types';
 export { DEFAULT_SNAPSHOT_EVERY_STEPS } from './types';
 export { POLICIES_FILE } from './runFiles';
+export type { StepGate } from './segment';
 export { readRunInfo } from './runScript';
 
 /** A running simulation bound to a run directory. */
@@ -332,22 +333,26 @@ export class Simulation {
 
   /**
    * Runs up to `n` steps; returns how many ran (fewer when paused meanwhile). `onStep` gets each
-   * step's record as it is written, in step order.
+   * step's record as it is written, in step order. `gate` may hold steps back (the studio's play
+   * pace, and how far ahead of the written record agents may go); it never changes a record.
    */
-  async run(n: number, onStep?: (record: StepRecord) => void): Promise<number> {
+  async run(n: number, onStep?: (record: StepRecord) => void, gate?: StepGate): Promise<number> {
     this.paused = false;
     let done = 0;
     while (done < n && !this.paused) {
-      const records = await this.exclusive(() => runSegment(this.segment, n - done, onStep), false);
+      const records = await this.exclusive(
+        () => runSegment(this.segment, n - done, onStep, gate),
+        false,
+      );
       done += records.length;
     }
     return done;
   }
 
   /**
-   * Asks an agent a question now, without advancing time. The agent keeps no trace of it (no
-   * memory, no access-time change); the call is logged without a replay sequence number,
-   * since it does not change the run.
+   * Asks an agent a question now, without advancing time. The agent's mind keeps nothing of it
+   * (no memory, no access-time change; only the inspector's retrieval trace shows it); the call
+   * is logged without a replay sequence number, since it does not change the run.
    */
   interview(agentId: string, question: string): Promise<string> {
     return this.exclusive(() => this.interviewNow(agentId, question));

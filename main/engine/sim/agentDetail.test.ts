@@ -69,7 +69,7 @@ describe('agentDetail', () => {
     expect(() => agentDetail(sim, 'zed')).toThrow('no agent "zed" in this run');
   });
 
-  it('keeps a capped list of retrievals, and an interview that is not remembered adds none', async () => {
+  it('keeps a capped list of retrievals; an interview that is not remembered shows its retrieval but touches no memory', async () => {
     const sim = await Simulation.create(buildTestScenario(), tmp(), deps());
     await sim.run(2);
     const ada = sim.agent('ada');
@@ -80,8 +80,17 @@ describe('agentDetail', () => {
     expect(ada.retrievals[0].query).toBe(`Question ${MAX_RETRIEVAL_TRACES + 4}?`);
     const before = structuredClone(ada.retrievals);
     const accessed = ada.memory.nodes.map((m) => m.lastAccessedAt);
+    const memories = ada.memory.size;
     await sim.interview('ada', 'What do you think of Bo?');
-    expect(ada.retrievals).toEqual(before);
+    // The inspector sees what the answer drew on, scored, for Ada and no one else …
+    expect(ada.retrievals[0].query).toBe('What do you think of Bo?');
+    expect(ada.retrievals[0].results.length).toBeGreaterThan(0);
+    expect(ada.retrievals.slice(1)).toEqual(before.slice(0, MAX_RETRIEVAL_TRACES - 1));
+    expect(sim.agent('bo').retrievals.map((r) => r.query)).not.toContain(
+      'What do you think of Bo?',
+    );
+    // … and her mind is as it was: no memory added, no access time moved.
+    expect(ada.memory.size).toBe(memories);
     expect(ada.memory.nodes.map((m) => m.lastAccessedAt)).toEqual(accessed);
   });
 

@@ -76,6 +76,17 @@ export interface SegmentHost {
   setStop(stop: (() => void) | null): void;
 }
 
+/**
+ * How far a run may go now (the studio's play pace, and how far ahead of the written record it
+ * lets agents walk): steps at or past `step` wait, and are asked about again after `retryMs`
+ * (or when a group finishes). `written` is the steps whose records are written; `started` the
+ * steps the furthest agent has begun. A gate only holds steps back: the records are the same.
+ */
+export type StepGate = (at: { written: number; started: number }) => {
+  step: number;
+  retryMs: number;
+};
+
 /** An agent as it was when it passed a checkpoint step, and its calls so far. */
 interface AgentPass {
   agent: { json: SimSnapshot['agents'][number]; embeddings: Float32Array };
@@ -101,6 +112,7 @@ export async function runSegment(
   host: SegmentHost,
   maxSteps: number,
   onStep?: (record: StepRecord) => void,
+  gate?: StepGate,
 ): Promise<StepRecord[]> {
   const start = host.step;
   const every = host.snapshotEverySteps;
@@ -113,12 +125,17 @@ export async function runSegment(
   const reach = host.reach.within(Math.max(...agents.map((a) => a.perception.visionRadius)));
   const pending = new Map<number, PendingStep>();
   pending.set(start, await beginSegment(host, start));
+  // A pause or change asked for while the step's interventions were applied: one step.
+  if (host.awaited) target = start + 1;
   /** Agents as they passed each checkpoint step inside the segment. */
   const passes = new Map<number, AgentPass[]>();
   const next = agents.map(() => start);
   const busy = agents.map(() => false);
+  /** Wakes a wait for the gate (a stop asked for must not wait out a slow pace). */
+  let wake: (() => void) | null = null;
   host.setStop(() => {
     target = Math.min(target, Math.max(start + 1, ...next.map((s, i) => s + (busy[i] ? 1 : 0))));
+    wake?.();
   });
   const running = new Set<Promise<void>>();
   const records: StepRecord[] = [];
@@ -156,9 +173,14 @@ export async function runSegment(
 
   try {
     for (;;) {
+      const held = gate?.({
+        written: host.step,
+        started: Math.max(...next.map((s, i) => s + (busy[i] ? 1 : 0))),
+      });
+      const limit = Math.min(target, held?.step ?? target);
       if (failures.length === 0) {
         if (host.scheduling === 'lockstep') {
-          if (running.size === 0 && next[0] < target) launch(agents.map((_, i) => i));
+          if (running.size === 0 && next[0] < limit) launch(agents.map((_, i) => i));
         } else {
           const view = agents.map((a, i) => ({
             step: next[i],
@@ -166,7 +188,7 @@ export async function runSegment(
             tile: a.tile,
             nextTile: a.path[0] ?? a.tile,
           }));
-          for (const group of readyGroups(view, target, reach)) launch(group);
+          for (const group of readyGroups(view, limit, reach)) launch(group);
         }
       }
       // Write every step all agents are done with, in order.
@@ -180,8 +202,20 @@ export async function runSegment(
         records.push(record);
         onStep?.(record);
       }
-      if (running.size === 0) break;
-      await Promise.race(running);
+      const heldBack = failures.length === 0 && limit < target && next.some((s) => s < target);
+      if (running.size === 0 && !heldBack) break;
+      // Steps the gate holds back start when it says, or sooner when a group finishes.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const paced =
+        heldBack && held
+          ? new Promise<void>((resolve) => {
+              timer = setTimeout(resolve, Math.min(60_000, Math.max(1, held.retryMs)));
+              wake = resolve;
+            })
+          : null;
+      await Promise.race(paced ? [...running, paced] : running);
+      clearTimeout(timer);
+      wake = null;
     }
   } finally {
     host.setStop(null);

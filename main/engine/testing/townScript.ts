@@ -47,7 +47,13 @@ export function townScript(options: { talk?: 'talk' | 'wait' | 'continue' } = {}
       object: 'the counter',
       objectState: 'in use',
     }),
-    react: () => ({ decision: options.talk ?? 'talk' }),
+    // The wanted reaction when the prompt offers it (reverie's preconditions decide the offer,
+    // agent/react.ts), else carrying on.
+    react: (req) => {
+      const offered = enumOf(req, 'decision') as string[];
+      const wanted = options.talk ?? 'talk';
+      return { decision: offered.includes(wanted) ? wanted : 'continue' };
+    },
     'converse.turn': (_req, n) => ({
       utterance: `line ${n + 1} about the spring fair`,
       end: n % 4 === 3,

@@ -187,12 +187,28 @@ describe('the Lab (scripted model)', () => {
       expect.arrayContaining(['baseline:run', 'baseline:evaluate', 'cost-layer:run']),
     );
     const runSteps = progress.filter((p) => p.phase === 'run');
-    expect(runSteps.at(-1)).toMatchObject({ cell: 1, cells: 2, step: 3, steps: 3, fraction: 1 });
+    expect(runSteps.at(-1)).toMatchObject({ cell: 1, cells: 2, step: 3, steps: 3 });
     expect(runSteps.every((p) => typeof p.clock === 'string' && p.clock !== '')).toBe(true);
-    const statuses = t.events
+    // Every evaluation question is reported as it is asked: who, what, and how many of all.
+    type Asked = { done: number; total: number; part: string; agentName: string; question: string };
+    const asked = progress
+      .filter((p) => p.cell === 0 && p.question)
+      .map((p) => p.question as Asked);
+    expect(asked.map((q) => q.done)).toEqual([...Array(asked[0].total).keys()]);
+    expect(asked.every((q) => q.agentName !== '' && q.question !== '')).toBe(true);
+    expect([...new Set(asked.map((q) => q.part))]).toEqual([
+      'relationships',
+      'diffusion',
+      'battery',
+    ]);
+    // The share done never goes back.
+    const fractions = progress.map((p) => p.fraction as number);
+    expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
+    // A cell counts as done in the list as soon as its evaluation is written, not at the end.
+    const changes = t.events
       .filter((e) => e.event === 'lab.onDidChangeExperiment')
-      .map((e) => e.payload.status);
-    expect(statuses).toEqual(['running', 'done']);
+      .map((e) => `${e.payload.status} ${e.payload.cellsDone}`);
+    expect(changes).toEqual(['running 0', 'running 1', 'done 2']);
 
     const report = await t.call('lab.experimentReport', { id: started.id });
     expect(report.html).toContain('<html');

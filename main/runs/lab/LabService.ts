@@ -8,42 +8,40 @@
  * has `lab.json` (what the form asked for: name, models, duration; the runner's plan is rebuilt
  * from it identically every time, which is what makes "start" a resume) and `scenario.json`.
  */
-import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { writeJsonAtomic } from '../../engine/eval/files';
 import path from 'node:path';
-import { z } from 'zod';
 import type { Handlers, ParsedInputOf, RawOutputOf } from '../../../common/api/contract';
-import { type ExperimentSummary, type LabContract, type PolicyView } from '../../../common/api/lab';
+import type { LabContract } from '../../../common/api/lab';
 import { ApiError } from '../../../common/api/protocol';
-import { BASELINE_CONDITIONS, runConditionsSchema } from '../../../common/runs/conditions';
+import { runConditionsSchema } from '../../../common/runs/conditions';
 import type { Scenario } from '../../../common/scenario/schema';
 import { parseScenario } from '../../../common/scenario/validate';
-import { FilePolicyStore, policyKey } from '../../engine/agent/policyStore';
+import { FilePolicyStore } from '../../engine/agent/policyStore';
 import {
-  cellsOf,
   ExperimentCancelled,
   runExperiment,
   type ExperimentPlan,
-  type ExperimentStatus,
 } from '../../engine/eval/experiment';
 import { evaluationSchema, type ExperimentCondition } from '../../engine/eval/experimentConfig';
+import { writeJsonAtomic } from '../../engine/eval/files';
 import { writeReport } from '../../engine/eval/report/writeReport';
 import { DEFAULT_SNAPSHOT_EVERY_STEPS } from '../../engine/sim/Simulation';
 import type { Embedder, LanguageModel } from '../../models/types';
 import type { ModelLoader } from '../modelCache';
-import { ExperimentEta } from './eta';
-import { LAB_FILE, labFileSchema, type LabFile } from './labFile';
+import { claimRunDir, RunLockedError } from '../runFolder';
 import {
-  claimRunDir,
-  readStudioRun,
-  runDirOf,
-  RunLockedError,
-  STUDIO_RUN_FILE,
-} from '../runFolder';
-import { batteryFor } from '../../engine/eval/battery';
-import { FrozenRun } from '../../engine/eval/frozenRun';
-import { listCheckpoints } from '../../engine/sim/checkpoint';
+  listExperiments,
+  PLAN_FILE,
+  readJson,
+  readLab,
+  SCENARIO_FILE,
+  summaryOf,
+} from './experimentFolder';
+import { interviewStoredRun, interviewTarget } from './interviewRun';
+import { LAB_FILE, type LabFile } from './labFile';
+import { LabPolicies } from './labPolicies';
+import { progressReporter } from './progress';
 
 /** Emits a `lab.onDid…` event (validated by the serving layer). */
 export type LabEmit = (
@@ -63,34 +61,9 @@ export interface LabServiceOptions {
   snapshotEverySteps?: number;
   /** Wall clock in ms (tests); progress events are throttled and the ETA measured with it. */
   now?: () => number;
+  /** The process's CPU time in ms (tests): the ETA's measure of work (eta.ts). */
+  cpu?: () => number;
 }
-
-const SCENARIO_FILE = 'scenario.json';
-const PLAN_FILE = 'experiment.json';
-/** At most this many progress events per second reach the window. */
-const PROGRESS_EVERY_MS = 100;
-
-/** experiment.json as the runner writes it (only what listing needs). */
-const planFileSchema = z.object({
-  scenario: z.object({ id: z.string(), name: z.string() }),
-  conditions: z.array(
-    z.object({
-      name: z.string(),
-      conditions: z.object({
-        ablation: z.string(),
-        costLayer: z.object({
-          lifestylePolicy: z.boolean(),
-          socialMemory: z.boolean(),
-          mindWandering: z.boolean(),
-        }),
-      }),
-      model: z.string().optional(),
-    }),
-  ),
-  baseline: z.string(),
-  seeds: z.array(z.number().int()),
-  steps: z.number().int(),
-});
 
 type In<K extends keyof LabContract['methods']> = ParsedInputOf<LabContract, K>;
 type Out<K extends keyof LabContract['methods']> = RawOutputOf<LabContract, K>;
@@ -103,15 +76,21 @@ interface Running {
   done: Promise<void>;
 }
 
-function readJson(file: string): unknown {
-  return JSON.parse(readFileSync(file, 'utf8'));
+/** CPU time of this process (every thread: the model's, the embedder's, JavaScript), ms. */
+function processCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 /** The runner's conditions from the form's. */
 function runnerConditions(conditions: LabFile['conditions']): ExperimentCondition[] {
   return conditions.map((c) => ({
     name: c.name,
-    conditions: runConditionsSchema.parse({ ablation: c.ablation, costLayer: c.costLayer }),
+    conditions: runConditionsSchema.parse({
+      ablation: c.ablation,
+      costLayer: c.costLayer,
+      guards: c.guards,
+    }),
     ...(c.model ? { model: c.model } : {}),
   }));
 }
@@ -119,13 +98,13 @@ function runnerConditions(conditions: LabFile['conditions']): ExperimentConditio
 /** Serves `lab.*`; `handlers()` is the table for serveApi, `dispose()` stops an experiment. */
 export class LabService {
   private readonly experimentsDir: string;
-  private readonly policies: FilePolicyStore;
+  private readonly policies: LabPolicies;
   private readonly now: () => number;
   private running: Running | null = null;
 
   constructor(private readonly opts: LabServiceOptions) {
     this.experimentsDir = path.join(opts.dataDir, 'experiments');
-    this.policies = new FilePolicyStore(path.join(opts.dataDir, 'policies'));
+    this.policies = new LabPolicies(new FilePolicyStore(path.join(opts.dataDir, 'policies')));
     this.now = opts.now ?? (() => Date.now());
   }
 
@@ -143,8 +122,8 @@ export class LabService {
       'lab.deleteExperiment': (i) => this.remove(i),
       'lab.experimentReport': (i) => this.report(i),
       'lab.interviewRun': (i) => this.interviewRun(i),
-      'lab.listPolicies': (i) => this.listPolicies(i),
-      'lab.clearPolicies': (i) => this.clearPolicies(i),
+      'lab.listPolicies': (i) => this.policies.list(i),
+      'lab.clearPolicies': (i) => this.policies.clear(i),
     };
   }
 
@@ -167,37 +146,7 @@ export class LabService {
   private async list({
     scenarioId,
   }: In<'lab.listExperiments'>): Promise<Out<'lab.listExperiments'>> {
-    if (!existsSync(this.experimentsDir)) return [];
-    const out: ExperimentSummary[] = [];
-    for (const entry of readdirSync(this.experimentsDir, { withFileTypes: true })) {
-      if (!entry.isDirectory() || !/^[a-z0-9][a-z0-9._-]{0,79}$/.test(entry.name)) continue;
-      let summary: ExperimentSummary | null;
-      try {
-        summary = this.summaryOf(entry.name);
-      } catch {
-        continue; // not an experiment folder (or a half-deleted one)
-      }
-      if (!summary) continue;
-      if (scenarioId === undefined || this.belongsTo(entry.name, summary, scenarioId)) {
-        out.push(summary);
-      }
-    }
-    return out.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
-  }
-
-  /**
-   * A studio experiment belongs to the library document it was made from; a CLI experiment
-   * (no document) to the scenario whose id its experiment.json names (a pack exported from the
-   * studio keeps the document's id).
-   */
-  private belongsTo(id: string, summary: ExperimentSummary, scenarioId: string): boolean {
-    if (summary.scenarioId !== null) return summary.scenarioId === scenarioId;
-    try {
-      const plan = planFileSchema.safeParse(readJson(path.join(this.dirOf(id), PLAN_FILE)));
-      return plan.success && plan.data.scenario.id === scenarioId;
-    } catch {
-      return false;
-    }
+    return listExperiments(this.experimentsDir, scenarioId, (id) => this.running?.id === id);
   }
 
   private dirOf(id: string): string {
@@ -212,105 +161,8 @@ export class LabService {
     return dir;
   }
 
-  private readLab(dir: string): LabFile | null {
-    const file = path.join(dir, LAB_FILE);
-    if (!existsSync(file)) return null;
-    const parsed = labFileSchema.safeParse(readJson(file));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new ApiError({
-        code: 'rejected',
-        message: `${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}`,
-      });
-    }
-    return parsed.data;
-  }
-
-  /** A summary from lab.json (studio) or experiment.json alone (CLI); null for neither. */
-  private summaryOf(id: string): ExperimentSummary | null {
-    const dir = this.dirOf(id);
-    const lab = this.readLab(dir);
-    let plan: z.infer<typeof planFileSchema> | null = null;
-    if (existsSync(path.join(dir, PLAN_FILE))) {
-      const parsed = planFileSchema.safeParse(readJson(path.join(dir, PLAN_FILE)));
-      if (parsed.success) plan = parsed.data;
-    }
-    if (!lab && !plan) return null;
-    const conditions = lab
-      ? lab.conditions.map((c) => ({
-          name: c.name,
-          ablation: c.ablation as string,
-          costLayer: c.costLayer,
-          model: c.model ?? null,
-        }))
-      : plan!.conditions.map((c) => ({
-          name: c.name,
-          ablation: c.conditions.ablation,
-          costLayer: c.conditions.costLayer,
-          model: c.model ?? null,
-        }));
-    const seeds = lab?.seeds ?? plan!.seeds;
-    const steps = lab?.steps ?? plan!.steps;
-    const cells = cellsOf(
-      {
-        conditions: conditions.map((c) => ({ name: c.name, conditions: BASELINE_CONDITIONS })),
-        seeds,
-      },
-      dir,
-    );
-    const cellsDone = cells.filter((c) => existsSync(c.evalFile)).length;
-    const hasReport = existsSync(path.join(dir, 'report.html'));
-    const scenario = this.scenarioInfo(dir, lab !== null, cells[0]?.runDir);
-    const running = this.running?.id === id;
-    return {
-      id,
-      name: lab?.name ?? id,
-      scenarioName: plan?.scenario.name ?? scenario.name ?? id,
-      scenarioId: lab?.scenarioId ?? null,
-      createdAt: lab?.createdAt ?? statSync(path.join(dir, PLAN_FILE)).mtime.toISOString(),
-      status: running ? 'running' : hasReport && cellsDone === cells.length ? 'done' : 'incomplete',
-      conditions: conditions.map((c) => ({
-        name: c.name,
-        ablation: c.ablation,
-        costLayer: {
-          lifestylePolicy: c.costLayer.lifestylePolicy,
-          socialMemory: c.costLayer.socialMemory,
-          mindWandering: c.costLayer.mindWandering,
-        },
-        model: c.model,
-      })),
-      baseline: lab?.baseline ?? plan!.baseline,
-      seeds,
-      steps,
-      gameSeconds: steps * scenario.secondsPerStep,
-      cellsDone,
-      cells: cells.length,
-      hasReport,
-      resumable: lab !== null,
-      models: lab?.models ?? null,
-      message: running ? null : (lab?.message ?? null),
-    };
-  }
-
-  /** Name and step length from the studio's scenario copy, or from a cell's run (CLI). */
-  private scenarioInfo(
-    dir: string,
-    studio: boolean,
-    firstCell: string | undefined,
-  ): { name: string | null; secondsPerStep: number } {
-    const files = [
-      ...(studio ? [path.join(dir, SCENARIO_FILE)] : []),
-      ...(firstCell ? [path.join(firstCell, 'scenario.json')] : []),
-    ];
-    for (const file of files) {
-      try {
-        const s = readJson(file) as Scenario;
-        return { name: s.name, secondsPerStep: s.settings.secondsPerStep };
-      } catch {
-        // next
-      }
-    }
-    return { name: null, secondsPerStep: 10 };
+  private summaryOf(id: string) {
+    return summaryOf(this.dirOf(id), id, this.running?.id === id);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -378,7 +230,7 @@ export class LabService {
   private async start(id: string): Promise<Out<'lab.startExperiment'>> {
     const dir = this.existing(id);
     if (this.running?.id === id) return this.summaryOf(id)!;
-    const lab = this.readLab(dir);
+    const lab = readLab(dir);
     if (!lab) {
       throw new ApiError({
         code: 'rejected',
@@ -449,7 +301,15 @@ export class LabService {
       };
       const result = await runExperiment(plan, dir, models, embedder, () => {}, {
         signal,
-        onStatus: this.progressReporter(id, plan),
+        onStatus: progressReporter({
+          id,
+          steps: plan.steps,
+          cells: plan.seeds.length * plan.conditions.length,
+          now: this.now,
+          cpu: this.opts.cpu ?? processCpuMs,
+          emit: (p) => this.opts.emit('lab.onDidExperimentProgress', p),
+          onCellDone: () => this.emitChanged(id),
+        }),
       });
       writeReport(result, dir);
     } catch (error) {
@@ -468,40 +328,6 @@ export class LabService {
     } catch {
       // The folder was deleted underneath us; nothing to record.
     }
-  }
-
-  /** Turns the runner's per-step status into throttled progress events with an ETA. */
-  private progressReporter(id: string, plan: ExperimentPlan): (s: ExperimentStatus) => void {
-    const cells = plan.seeds.length * plan.conditions.length;
-    const total = plan.steps * cells;
-    const eta = new ExperimentEta(plan.steps, cells);
-    let lastEmit = -Infinity;
-    let lastKey = '';
-    return (s) => {
-      const done = s.cell * plan.steps + s.step;
-      const now = this.now();
-      // Every status is timed; only some are sent.
-      const estimate = eta.see(s, now);
-      const key = `${s.cell}:${s.phase}`;
-      const edge = key !== lastKey || s.step === s.steps;
-      if (!edge && now - lastEmit < PROGRESS_EVERY_MS) return;
-      lastEmit = now;
-      lastKey = key;
-      this.opts.emit('lab.onDidExperimentProgress', {
-        id,
-        cell: s.cell,
-        cells: s.cells,
-        condition: s.condition,
-        seed: s.seed,
-        phase: s.phase,
-        step: s.step,
-        steps: s.steps,
-        clock: s.clock,
-        fraction: total > 0 ? Math.min(1, done / total) : 1,
-        etaSeconds: estimate.etaSeconds,
-        etaIncludesEvaluation: estimate.includesEvaluation,
-      });
-    };
   }
 
   private emitChanged(id: string): void {
@@ -553,149 +379,22 @@ export class LabService {
   // The interview battery on a stored run
 
   private async interviewRun(input: In<'lab.interviewRun'>): Promise<Out<'lab.interviewRun'>> {
-    const runDir = runDirOf(path.join(this.opts.dataDir, 'runs'), input.runId);
-    if (!existsSync(path.join(runDir, STUDIO_RUN_FILE))) {
-      throw new ApiError({ code: 'not-found', message: `no run "${input.runId}"` });
-    }
-    const last = listCheckpoints(runDir).at(-1);
-    if (last === undefined) {
-      throw new ApiError({
-        code: 'rejected',
-        message: `run "${input.runId}" has no snapshot to interview yet`,
-      });
-    }
+    const target = interviewTarget(this.opts.dataDir, input.runId);
     this.refuseIfBusy();
-    const meta = readStudioRun(runDir);
     // Holding the job slot keeps runs and experiments from starting under the interviews.
-    const abort = new AbortController();
     let finish = () => {};
     const running: Running = {
       id: `interview:${input.runId}`,
       what: `the interview battery on run "${input.runId}"`,
-      abort,
+      abort: new AbortController(),
       done: new Promise<void>((resolve) => (finish = resolve)),
     };
     this.running = running;
-    let model: LanguageModel | null = null;
-    let embedder: Embedder | null = null;
     try {
-      [model, embedder] = await Promise.all([
-        this.opts.models.chat(meta.models.chat),
-        this.opts.models.embedding(meta.models.embedding),
-      ]);
-      const run = FrozenRun.load(runDir, last, { model, embedder });
-      const residents = run.agents.map((a) => ({
-        id: a.id,
-        name: a.name,
-        livingArea: a.identity.livingArea,
-      }));
-      const asked = new Set(input.agentIds ?? residents.map((r) => r.id));
-      const unknown = [...asked].find((id) => !residents.some((r) => r.id === id));
-      if (unknown) {
-        throw new ApiError({
-          code: 'invalid-input',
-          message: `agentIds: no person "${unknown}" in run "${input.runId}"`,
-        });
-      }
-      const answers: Out<'lab.interviewRun'>['answers'] = [];
-      for (const [i, r] of residents.entries()) {
-        if (!asked.has(r.id)) continue;
-        const questions = batteryFor(residents, i, {
-          ...(input.categories ? { categories: input.categories } : {}),
-          perCategory: input.perCategory,
-        });
-        for (const q of questions) {
-          answers.push({
-            agentId: r.id,
-            agentName: r.name,
-            category: q.category,
-            questionId: q.id,
-            question: q.question,
-            answer: await run.interview(r.id, q.question),
-          });
-        }
-      }
-      return { step: last, clock: run.clock.label(run.gameTime), answers };
-    } catch (error) {
-      if (error instanceof ApiError) throw error;
-      throw new ApiError({
-        code: 'rejected',
-        message: `interviewing run "${input.runId}": ${(error as Error).message}`,
-      });
+      return await interviewStoredRun(this.opts.models, input, target);
     } finally {
-      await model?.dispose();
-      await embedder?.dispose();
       if (this.running === running) this.running = null;
       finish();
     }
-  }
-
-  // ---------------------------------------------------------------------------------------
-  // Lifestyle policies
-
-  /** Store keys of a scenario: every persona key starts with this (policyKey's layout). */
-  private prefixOf(scenarioId: string): string {
-    return policyKey(scenarioId, '');
-  }
-
-  private async listPolicies({
-    scenarioId,
-    personaIds,
-  }: In<'lab.listPolicies'>): Promise<Out<'lab.listPolicies'>> {
-    const byKey = new Map(personaIds.map((id) => [policyKey(scenarioId, id), id]));
-    const prefix = this.prefixOf(scenarioId);
-    const personas: Out<'lab.listPolicies'>['personas'] = [];
-    for (const key of this.policyKeys()) {
-      if (!key.startsWith(prefix) && !byKey.has(key)) continue;
-      let policies: PolicyView[] = [];
-      let error: string | null = null;
-      try {
-        policies = this.policies.load(key).map((p) => ({
-          id: p.id,
-          plan: p.plan,
-          tasks: p.tasks.map((t) => ({
-            task: t.task,
-            minutes: t.minutes,
-            location: t.action.location,
-          })),
-          condition: p.condition,
-          storedAt: p.storedAt,
-        }));
-      } catch (e) {
-        error = (e as Error).message;
-      }
-      personas.push({ key, personaId: byKey.get(key) ?? null, policies, error });
-    }
-    return { folder: this.policies.folder, personas };
-  }
-
-  /** Keys present in the store folder (a file that cannot be read is still listed). */
-  private policyKeys(): string[] {
-    if (!existsSync(this.policies.folder)) return [];
-    return readdirSync(this.policies.folder)
-      .filter((f) => /^[A-Za-z0-9._-]{1,120}\.json$/.test(f))
-      .map((f) => f.slice(0, -'.json'.length))
-      .sort();
-  }
-
-  private async clearPolicies({
-    scenarioId,
-    personaId,
-  }: In<'lab.clearPolicies'>): Promise<Out<'lab.clearPolicies'>> {
-    const prefix = this.prefixOf(scenarioId);
-    const keys =
-      personaId !== undefined
-        ? [policyKey(scenarioId, personaId)]
-        : this.policyKeys().filter((k) => k.startsWith(prefix));
-    let cleared = 0;
-    for (const key of keys) {
-      try {
-        cleared += this.policies.load(key).length;
-      } catch {
-        // An unreadable file is removed all the same: the user asked for it to go.
-      }
-      this.policies.clear(key);
-    }
-    return { cleared };
   }
 }

@@ -72,6 +72,7 @@ export function sharedModelLoader(loader: ModelLoader): ModelLoader {
       return {
         id: value.id,
         dimensions: value.dimensions,
+        ...(value.fingerprint ? { fingerprint: value.fingerprint } : {}),
         embed: (texts) => value.embed(texts),
         dispose: release,
       } satisfies Embedder;

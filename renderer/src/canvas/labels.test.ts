@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EnvTree, TownMap } from '../../../common/scenario/schema';
 import {
   fitText,
+  keepApart,
   layoutLabels,
   NAME_MAX_PX,
   TAG_POINTER_PX,
@@ -96,5 +97,19 @@ describe('map label layout', () => {
     expect(overlapping).toEqual([]);
     // Zoomed out, the town still names some of its places (shortened if need be).
     expect(shownAtLow).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('keepApart (the run map’s name tags and object badges)', () => {
+  it('keeps the first of two tags that would cover each other, and every tag clear of them', () => {
+    // Three people in one kitchen: Agnes (picked) and Tobias stand a tile apart, their tags
+    // overlap; the kettle's badge sits above them, clear.
+    const kept = keepApart([
+      { key: 'agent agnes', x0: 100, y0: 200, x1: 150, y1: 214 },
+      { key: 'object kettle', x0: 90, y0: 150, x1: 170, y1: 165 },
+      { key: 'agent tobias', x0: 130, y0: 202, x1: 185, y1: 216 },
+      { key: 'agent marisol', x0: 300, y0: 200, x1: 350, y1: 214 },
+    ]);
+    expect([...kept]).toEqual(['agent agnes', 'object kettle', 'agent marisol']);
   });
 });

@@ -36,7 +36,7 @@ export interface LabelCandidate {
 export type Measure = (text: string, size: number, bold: boolean) => number;
 
 /** Where a placed label's box is, screen px relative to the map's origin at this zoom. */
-interface Box {
+export interface Box {
   x0: number;
   y0: number;
   x1: number;
@@ -75,6 +75,26 @@ function overlaps(a: Box, b: Box): boolean {
     a.y0 < b.y1 + LABEL_GAP_PX &&
     b.y0 < a.y1 + LABEL_GAP_PX
   );
+}
+
+/** A label's box on screen, px, for {@link keepApart}. */
+export interface ScreenBox extends Box {
+  key: string;
+}
+
+/**
+ * The keys of `boxes` to draw, taken in the order given (most important first): each is left out
+ * when it would cover one already kept (the run map's name tags and object badges).
+ */
+export function keepApart(boxes: readonly ScreenBox[]): Set<string> {
+  const kept = new Set<string>();
+  const placed: Box[] = [];
+  for (const b of boxes) {
+    if (placed.some((p) => overlaps(p, b))) continue;
+    placed.push(b);
+    kept.add(b.key);
+  }
+  return kept;
 }
 
 /**

@@ -10,8 +10,8 @@ import tilesetInfo from '../../../resources/tileset.json';
 import type { ZoneKind } from '../../../common/scenario/schema';
 import { layerLabel, type MapEditor } from '../editor/MapEditor';
 import { treeZones } from '../editor/tree';
+import { paletteGroups } from '../editor/paletteGroups';
 import { terrainIndex, ZONE_KINDS, type EditLayerId } from '../editor/types';
-import { findNode } from '../editor/tree';
 import { zoneColor } from '../canvas/colors';
 import { useStudio } from '../stores/studioStore';
 import { EditorIcon } from './EditorIcons';
@@ -214,21 +214,33 @@ function ZonePalette({ editor, kind }: { editor: MapEditor; kind: ZoneKind }) {
             New {kind}
           </button>
         </li>
-        {zones.map((z) => (
-          <li key={z}>
-            <button
-              type="button"
-              role="option"
-              aria-selected={choice === z}
-              className={`zone-palette__item ${choice === z ? 'zone-palette__item--active' : ''}`}
-              data-testid={`zone-${z}`}
-              onClick={() => editor.selectNode({ kind, zone: z })}
-            >
-              <span className="zone-palette__swatch" style={{ background: zoneColor(z) }} />
-              {findNode(tree, { kind, zone: z })?.name}
-            </button>
-          </li>
-        ))}
+        {/* Grouped by room (objects) or sector (rooms): a town has many a "bed". */}
+        {paletteGroups(tree, kind).flatMap((g) => [
+          ...(g.where
+            ? [
+                <li key={`where-${g.where}`} className="zone-palette__group" aria-hidden>
+                  {g.where}
+                </li>,
+              ]
+            : []),
+          ...g.zones.map(({ zone: z, name }) => (
+            <li key={z}>
+              <button
+                type="button"
+                role="option"
+                aria-selected={choice === z}
+                className={`zone-palette__item ${choice === z ? 'zone-palette__item--active' : ''}`}
+                data-testid={`zone-${z}`}
+                title={g.where ? `${name} — ${g.where}` : name}
+                aria-label={g.where ? `${name}, ${g.where}` : name}
+                onClick={() => editor.selectNode({ kind, zone: z })}
+              >
+                <span className="zone-palette__swatch" style={{ background: zoneColor(z) }} />
+                {name}
+              </button>
+            </li>
+          )),
+        ])}
       </ul>
       {(kind === 'arena' || kind === 'object') && (
         <p className="editor-panel__hint">

@@ -1,14 +1,25 @@
 /**
- * "New experiment" for the open town: the conditions grid (ablation rows × cost layer off/on),
+ * "New experiment" for the open town: the conditions grid (ablation rows × cost layer off/on,
+ * small-model guards on, paper-exact or both),
  * the chat models compared (the first is the experiment's; each further one repeats the picked
  * cells on it), the embedding model, seeds, game minutes per cell and interview depth.
  */
 import { useEffect, useMemo, useState } from 'react';
+import { SMALLEST_EXPERIMENT } from '../../../common/api/lab';
 import type { Scenario } from '../../../common/scenario/schema';
 import { LabelledField } from '../components/LabelledField';
 import { Refusal } from '../components/Refusal';
 import { LAB_LIMITS, numberRefusal } from '../components/refusals';
-import { ABLATION_LABELS, GRID_ROWS, buildConditions, cellKey, conditionName } from './conditions';
+import {
+  ABLATION_LABELS,
+  GRID_ROWS,
+  GUARD_MODE_LABELS,
+  GUARD_MODES,
+  buildConditions,
+  cellKey,
+  conditionName,
+  type GuardMode,
+} from './conditions';
 import type { LabState } from './labStore';
 
 export function ExperimentForm({
@@ -16,7 +27,10 @@ export function ExperimentForm({
   lab,
 }: {
   doc: Scenario;
-  lab: Pick<LabState, 'models' | 'modelsDir' | 'modelsLoaded' | 'pending' | 'create' | 'liveRun'>;
+  lab: Pick<
+    LabState,
+    'models' | 'modelsDir' | 'modelsLoaded' | 'pending' | 'create' | 'liveRun' | 'experiments'
+  >;
 }) {
   const chats = useMemo(() => lab.models.filter((m) => m.kind === 'chat'), [lab.models]);
   const embedders = useMemo(() => lab.models.filter((m) => m.kind === 'embedding'), [lab.models]);
@@ -30,9 +44,11 @@ export function ExperimentForm({
   const [chatModels, setChatModels] = useState<string[]>([]);
   const [embedPath, setEmbedPath] = useState('');
   const [name, setName] = useState('');
-  const [seeds, setSeeds] = useState(1);
-  const [minutes, setMinutes] = useState(30);
-  const [battery, setBattery] = useState(1);
+  // The smallest experiment by default: it ends with its report within minutes.
+  const [seeds, setSeeds] = useState<number>(SMALLEST_EXPERIMENT.seeds);
+  const [minutes, setMinutes] = useState<number>(SMALLEST_EXPERIMENT.gameMinutes);
+  const [battery, setBattery] = useState<number>(SMALLEST_EXPERIMENT.batteryPerCategory);
+  const [guardMode, setGuardMode] = useState<GuardMode>('on');
 
   // Default to the first local models once they are known.
   useEffect(() => {
@@ -40,7 +56,20 @@ export function ExperimentForm({
     if (!embedPath && embedders[0]) setEmbedPath(embedders[0].path);
   }, [chats, embedders, chatModels.length, embedPath]);
 
-  const design = buildConditions(picked, chatModels);
+  // One model job at a time: a live run or a running experiment keeps the button off, saying why.
+  const runningExperiment = lab.experiments.find((e) => e.status === 'running');
+  const busy = lab.liveRun
+    ? {
+        text: `Close run “${lab.liveRun.name}” first.`,
+        why: `Run “${lab.liveRun.name}” is live; close it first`,
+      }
+    : runningExperiment
+      ? {
+          text: `Experiment “${runningExperiment.name}” is running: wait for its report or cancel it.`,
+          why: `Experiment “${runningExperiment.name}” is running; one experiment at a time`,
+        }
+      : null;
+  const design = buildConditions(picked, chatModels, guardMode);
   const cells = (design?.conditions.length ?? 0) * seeds;
   // Each number refused says why, with its limit, under its field.
   const refused = {
@@ -88,8 +117,8 @@ export function ExperimentForm({
       data-testid="lab-form"
       onSubmit={(e) => {
         e.preventDefault();
-        // Enter in a field submits too: refused here as the button is, while a run is live.
-        if (!lab.liveRun) void submit();
+        // Enter in a field submits too: refused here as the button is, while a job runs.
+        if (!busy) void submit();
       }}
     >
       <h3 className="lab__heading">New experiment on “{doc.name}”</h3>
@@ -131,6 +160,20 @@ export function ExperimentForm({
         Generative Agents). Ratios are taken against{' '}
         <strong data-testid="lab-baseline">{design?.baseline ?? '–'}</strong>.
       </p>
+      <LabelledField label="Small-model guards (see the README's guard table)">
+        <select
+          className="select"
+          data-testid="lab-guards"
+          value={guardMode}
+          onChange={(e) => setGuardMode(e.target.value as GuardMode)}
+        >
+          {GUARD_MODES.map((m) => (
+            <option key={m} value={m}>
+              {GUARD_MODE_LABELS[m]}
+            </option>
+          ))}
+        </select>
+      </LabelledField>
 
       <fieldset className="lab-models">
         <legend className="field__label">Language models compared</legend>
@@ -231,17 +274,17 @@ export function ExperimentForm({
           {cells} cell{cells === 1 ? '' : 's'} ({design?.conditions.length ?? 0} condition
           {design?.conditions.length === 1 ? '' : 's'} × {seeds} seed{seeds === 1 ? '' : 's'})
         </span>
-        {lab.liveRun && (
+        {busy && (
           <span className="muted" data-testid="lab-create-blocked">
-            Close run “{lab.liveRun.name}” first.
+            {busy.text}
           </span>
         )}
         <button
           type="submit"
           className="button button--primary"
           data-testid="lab-create"
-          disabled={!valid || lab.pending === 'create' || lab.liveRun !== null}
-          title={lab.liveRun ? `Run “${lab.liveRun.name}” is live; close it first` : undefined}
+          disabled={!valid || lab.pending === 'create' || busy !== null}
+          title={busy?.why}
         >
           {lab.pending === 'create' ? 'Starting…' : 'Run experiment'}
         </button>

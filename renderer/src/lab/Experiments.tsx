@@ -9,14 +9,7 @@ import type { ExperimentProgress, ExperimentSummary } from '../../../common/api/
 import { downloadBytes } from '../util/download';
 import { LabelledField } from '../components/LabelledField';
 import { cellKeyOf, type LabState } from './labStore';
-
-/** "1 h 5 min", "40 s". */
-export function formatSeconds(s: number): string {
-  if (s < 60) return `${Math.max(0, Math.round(s))} s`;
-  const m = Math.round(s / 60);
-  if (m < 60) return `${m} min`;
-  return `${Math.floor(m / 60)} h ${m % 60} min`;
-}
+import { etaLabel, formatSeconds, progressLabel } from './progressText';
 
 const STATUS_LABEL: Record<ExperimentSummary['status'], string> = {
   running: 'Running',
@@ -69,29 +62,22 @@ export function ExperimentList({
 }
 
 function ProgressBar({ p }: { p: ExperimentProgress }) {
-  const label =
-    p.phase === 'run'
-      ? `Cell ${p.cell + 1}/${p.cells} · ${p.condition} · seed ${p.seed} · step ${p.step}/${p.steps} · ${p.clock}`
-      : `Cell ${p.cell + 1}/${p.cells} · ${p.condition} · seed ${p.seed} · interviewing and measuring`;
+  const estimating = p.etaSeconds === null && p.fraction === 0;
   return (
     <div className="lab-progress" data-testid="lab-progress">
       <div
-        className="lab-progress__bar"
+        className={`lab-progress__bar${estimating ? ' lab-progress__bar--estimating' : ''}`}
         role="progressbar"
         aria-valuemin={0}
         aria-valuemax={100}
-        aria-valuenow={Math.round(p.fraction * 100)}
+        aria-valuenow={estimating ? undefined : Math.round(p.fraction * 100)}
       >
         <div className="lab-progress__fill" style={{ width: `${p.fraction * 100}%` }} />
       </div>
       <div className="lab-progress__label">
-        <span data-testid="lab-progress-label">{label}</span>
-        <span className="muted">
-          {p.etaSeconds === null
-            ? 'estimating…'
-            : p.etaIncludesEvaluation
-              ? `about ${formatSeconds(p.etaSeconds)} left`
-              : `about ${formatSeconds(p.etaSeconds)} of runs left, plus evaluation`}
+        <span data-testid="lab-progress-label">{progressLabel(p)}</span>
+        <span className="muted" data-testid="lab-progress-eta">
+          {etaLabel(p)}
         </span>
       </div>
     </div>

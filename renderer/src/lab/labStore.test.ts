@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExperimentProgress, ExperimentSummary } from '../../../common/api/lab';
 import type { ExperimentCellRef, RunSummary } from '../../../common/api/runs';
 import { buildConditions, cellKey, modelSuffix } from './conditions';
-import { formatSeconds } from './Experiments';
+import { formatSeconds } from './progressText';
 import { createLabStore, type LabApi } from './labStore';
 
 describe('the conditions grid', () => {
@@ -170,9 +170,9 @@ describe('the Lab store', () => {
       step: 1,
       steps: 3,
       clock: 'Mon 08:01',
+      question: null,
       fraction: 1 / 6,
       etaSeconds: 5,
-      etaIncludesEvaluation: false,
     };
     d.fire('progress', p);
     expect(store.getState().progress.e1).toEqual(p);

@@ -81,8 +81,14 @@ export function ChartsPanel() {
   useEffect(() => {
     if (runId) void store.getState().loadStats();
   }, [store, runId, bucket]);
-  if (!runId) return <p className="muted">No run is open.</p>;
-  if (!stats) return <p className="muted">Computing…</p>;
+  if (!runId) return <ChartsState text="No run is open." />;
+  if (!stats)
+    return (
+      <ChartsState
+        busy
+        text="Reading the run’s log for the charts… (a long run’s log takes a few seconds the first time)"
+      />
+    );
   const cells = heatmapCells(stats);
   const agents = stats.relationships.agents;
   const cell = Math.max(10, Math.min(28, Math.floor(220 / Math.max(1, agents.length))));
@@ -196,6 +202,21 @@ export function ChartsPanel() {
           ))}
         </svg>
       )}
+    </div>
+  );
+}
+
+/** The panel before there is anything to chart: padded like the charts, busy or not. */
+function ChartsState({ text, busy = false }: { text: string; busy?: boolean }) {
+  return (
+    <div
+      className="charts charts__state"
+      data-testid={busy ? 'charts-loading' : 'charts-empty'}
+      role="status"
+      aria-busy={busy}
+    >
+      {busy && <div className="charts__busy" aria-hidden />}
+      <p className="muted">{text}</p>
     </div>
   );
 }

@@ -1,13 +1,15 @@
 /**
  * "Fork at step N": a new run that continues from a snapshot of this one, under a name and with
- * the cost-layer switches the user picks (the parent's to begin with). Forking one moment twice,
+ * the cost-layer switches and small-model guards the user picks (the parent's to begin with). Forking one moment twice,
  * the layer on and then off, is Affordable Generative Agents' comparison from that moment.
  */
 import { useState } from 'react';
 import { Dialog } from '../components/Dialog';
 import { FormActions } from '../components/FormActions';
 import { LabelledField } from '../components/LabelledField';
+import { ALL_GUARDS_ON, GUARD_IDS, type Guards } from '../../../common/runs/guards';
 import { CostLayerFields, type CostLayerSwitches } from './CostLayerFields';
+import { GuardFields } from './GuardFields';
 import { useRun, useRunStore } from './RunProvider';
 
 export function ForkDialog({
@@ -38,10 +40,15 @@ export function ForkDialog({
     (Object.keys(costLayer) as (keyof CostLayerSwitches)[]).some(
       (k) => costLayer[k] !== parentLayer[k],
     );
+  // The parent's guards (all on for a run stored before guards could be switched off).
+  const parentGuards = summary?.conditions.guards ?? ALL_GUARDS_ON;
+  const [guards, setGuards] = useState<Guards>(parentGuards);
+  const guardsChanged = GUARD_IDS.some((id) => guards[id] !== parentGuards[id]);
   const submit = async () => {
     const ok = await store.getState().fork(frameStep, {
       name: name.trim() || undefined,
       ...(changed ? { costLayer } : {}),
+      ...(guardsChanged ? { guards } : {}),
     });
     if (ok) onClose();
   };
@@ -82,6 +89,16 @@ export function ForkDialog({
             changed
               ? 'The fork runs with these switches; this run keeps its own.'
               : 'As this run has them. Fork twice, the layer on and off, to compare their cost from this moment.'
+          }
+        />
+        <GuardFields
+          value={guards}
+          onChange={setGuards}
+          testIdPrefix="fork"
+          hint={
+            guardsChanged
+              ? 'The fork runs with these guards; this run keeps its own.'
+              : 'As this run has them.'
           }
         />
         <FormActions

@@ -172,7 +172,10 @@ function AgentSections({ agent }: { agent: AgentDetail }) {
         testId="inspector-retrievals"
       >
         {agent.retrievals.length === 0 ? (
-          <p className="muted">No decision has retrieved memories yet.</p>
+          <p className="muted" data-testid="retrievals-empty">
+            No memories retrieved yet. {agent.name.split(' ')[0]} retrieves on meeting someone, in a
+            conversation, when reflecting or re-planning, and when you ask a question above.
+          </p>
         ) : (
           agent.retrievals.slice(0, 5).map((r, i) => (
             <details key={i} className="retrieval" open={i === 0}>

@@ -26,6 +26,7 @@ import {
   chunkTiles,
   renderTerrainChunk,
 } from '../canvas/chunks';
+import { keepApart, type ScreenBox } from '../canvas/labels';
 import { useTilesetImage } from '../canvas/tileset';
 import { useElementSize } from '../canvas/useElementSize';
 import {
@@ -204,6 +205,9 @@ export function RunMap(props: RunMapProps) {
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'center';
     ctx.font = '11px system-ui, sans-serif';
+    // Name tags and object badges never cover each other (canvas/labels.ts keepApart): the
+    // people the user picked first, then object states, then the other names.
+    const tags: (ScreenBox & { draw: () => void; rank: number })[] = [];
     for (const o of frame?.objects ?? []) {
       const place = places.get(o.address);
       if (!place) continue;
@@ -211,11 +215,22 @@ export function RunMap(props: RunMapProps) {
       const bw = ctx.measureText(label).width + 10;
       const bx = sx(place.cx) - bw / 2;
       const by = sy(place.y0) - 16;
-      roundRect(ctx, bx, by, bw, 15, 7);
-      ctx.fillStyle = 'rgba(234, 88, 12, 0.92)';
-      ctx.fill();
-      ctx.fillStyle = '#fff';
-      ctx.fillText(label, bx + bw / 2, by + 8);
+      tags.push({
+        key: `object ${o.address}`,
+        rank: 1,
+        x0: bx,
+        y0: by,
+        x1: bx + bw,
+        y1: by + 15,
+        draw: () => {
+          ctx.font = '11px system-ui, sans-serif';
+          roundRect(ctx, bx, by, bw, 15, 7);
+          ctx.fillStyle = 'rgba(234, 88, 12, 0.92)';
+          ctx.fill();
+          ctx.fillStyle = '#fff';
+          ctx.fillText(label, bx + bw / 2, by + 8);
+        },
+      });
     }
     const emojiPx = Math.max(12, Math.min(22, ts * cam.scale * 0.5));
     for (const a of agents) {
@@ -225,17 +240,40 @@ export function RunMap(props: RunMapProps) {
       ctx.font = `${emojiPx}px system-ui, "Noto Color Emoji", sans-serif`;
       const emoji = a.asleep ? '💤' : headEmoji(a.emoji);
       if (emoji) ctx.fillText(emoji, cx, top - emojiPx * 0.6);
-      if (a.id === selectedAgentId || a.id === hover?.id || a.id === residentId || cam.scale >= 1) {
+      const picked = a.id === selectedAgentId || a.id === hover?.id || a.id === residentId;
+      if (picked || cam.scale >= 1) {
         ctx.font = '600 11px system-ui, sans-serif';
         const name = a.name.split(' ')[0] ?? a.name;
         const nw = ctx.measureText(name).width + 8;
-        roundRect(ctx, cx - nw / 2, sy(p.y + 1) - 1, nw, 14, 4);
-        ctx.fillStyle = 'rgba(15, 17, 20, 0.75)';
-        ctx.fill();
-        ctx.fillStyle = a.id === residentId ? '#facc15' : '#e5e7eb';
-        ctx.fillText(name, cx, sy(p.y + 1) + 6);
+        const ny = sy(p.y + 1) - 1;
+        tags.push({
+          key: `agent ${a.id}`,
+          rank: picked ? 0 : 2,
+          x0: cx - nw / 2,
+          y0: ny,
+          x1: cx + nw / 2,
+          y1: ny + 14,
+          draw: () => {
+            ctx.font = '600 11px system-ui, sans-serif';
+            roundRect(ctx, cx - nw / 2, ny, nw, 14, 4);
+            ctx.fillStyle = 'rgba(15, 17, 20, 0.75)';
+            ctx.fill();
+            ctx.fillStyle = a.id === residentId ? '#facc15' : '#e5e7eb';
+            ctx.fillText(name, cx, ny + 7);
+          },
+        });
       }
     }
+    tags.sort((a, b) => a.rank - b.rank);
+    const kept = keepApart(tags);
+    for (const t of tags) if (kept.has(t.key)) t.draw();
+    // Which tags are drawn, for the label e2e spec (boxes in CSS px of the canvas).
+    const labelsText = JSON.stringify(
+      tags
+        .filter((t) => kept.has(t.key))
+        .map(({ key, x0, y0, x1, y1 }) => ({ key, x0, y0, x1, y1 })),
+    );
+    if (canvas.dataset.labels !== labelsText) canvas.dataset.labels = labelsText;
     ctx.font = '12px system-ui, sans-serif';
     ctx.textAlign = 'left';
     for (const b of bubbles) {

@@ -13,7 +13,9 @@ import { Timeline } from './Timeline';
 import { ObjectStatePopover } from './Interventions';
 import { StartRunDialog } from './StartRunDialog';
 import { JoinDialog } from './Join';
-import { compact, duration, failureTitle, shortStatus } from './format';
+import { compact, failureTitle, shortStatus, speedFigure } from './format';
+import { ActivityLine } from './ActivityLine';
+import { callsLabel } from './activity';
 import { isLive } from './runState';
 import { RESUME_HINT } from './resumeHint';
 import { RUN_SHORTCUTS } from '../shortcuts/registry';
@@ -92,6 +94,7 @@ export function RunView() {
             )}
           </div>
           {/* Below the map, not over it: the map's bottom rows stay in sight (issue 25). */}
+          <ActivityLine />
           <StatusBar />
           <Timeline />
         </>
@@ -317,10 +320,11 @@ function RunToolbar() {
 }
 
 function StatusBar() {
-  const { frame, rates, summary, viewStep } = useRun(
+  const { frame, rates, activity, summary, viewStep } = useRun(
     useShallow((s) => ({
       frame: s.frame,
       rates: s.rates,
+      activity: s.activity,
       summary: s.summary,
       viewStep: s.viewStep,
     })),
@@ -342,19 +346,30 @@ function StatusBar() {
       )}
       {viewStep === null && isLive(summary) && (
         <>
-          <span title="Steps per second">
-            {rates ? rates.stepsPerSecond.toFixed(2) : '–'} steps/s
-          </span>
-          <span title="Tokens per second">
+          <span title="Tokens the model generated per second, over the last 20 s">
             {rates ? compact(rates.tokensPerSecond) : '–'} tok/s
           </span>
-          <span title="Model requests waiting or in flight">queue {rates?.queueDepth ?? 0}</span>
-          <span title="Real time one game hour takes at this pace">
-            {duration(rates?.realSecondsPerGameHour)} / game hour
+          <span
+            title="Model calls running, and waiting for the model (while days are planned, one person's calls go first)"
+            data-testid="run-calls-in-flight"
+          >
+            {callsLabel(activity?.calls.length ?? 0, rates?.queueDepth ?? 0)}
           </span>
+          {speedFigure(rates) && (
+            <span
+              data-testid="run-speed-figure"
+              title="Real time one game hour took, measured over the game time stepped most recently (shown once 5 game minutes are measured)"
+            >
+              {speedFigure(rates)}
+            </span>
+          )}
         </>
       )}
-      {summary && <span title="Tokens so far">{compact(summary.tokens)} tokens</span>}
+      {summary && (
+        <span title="Prompt and generated tokens so far" data-testid="run-tokens">
+          {compact(summary.tokens)} tokens
+        </span>
+      )}
     </div>
   );
 }

@@ -1,17 +1,19 @@
 /**
  * Starting a run of the open town: the chat and embedding models (what is on disk, the
  * recommended download with progress, or a file the user already has), the start time, the
- * speed, and the conditions (cost layer switches, ablation).
+ * speed, and the conditions (cost layer switches, ablation, small-model guards).
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { ABLATIONS, runConditionsSchema, type Ablation } from '../../../common/runs/conditions';
+import { ALL_GUARDS_ON, type Guards } from '../../../common/runs/guards';
 import { studio } from '../api/studio';
 import { Dialog } from '../components/Dialog';
 import { FormActions } from '../components/FormActions';
 import { LabelledField } from '../components/LabelledField';
 import { useStudio } from '../stores/studioStore';
 import { CostLayerFields, type CostLayerSwitches } from './CostLayerFields';
+import { GuardFields } from './GuardFields';
 import { useRun, useRunStore } from './RunProvider';
 import type { CatalogModel, LocalModel } from './runState';
 import { baseName, bytes } from './format';
@@ -66,6 +68,7 @@ export function StartRunDialog({ onClose }: { onClose(): void }) {
     mindWandering: doc?.settings.costLayer.mindWandering ?? false,
   });
   const [ablation, setAblation] = useState<Ablation>('full');
+  const [guards, setGuards] = useState<Guards>(ALL_GUARDS_ON);
   const [diskPath, setDiskPath] = useState('');
 
   // Default to the models chosen in Settings when they are on disk, else the first of each kind.
@@ -105,7 +108,7 @@ export function StartRunDialog({ onClose }: { onClose(): void }) {
       chatModelPath: chatPath,
       embeddingModelPath: embedPath,
       startTime: start && start !== toLocalInput(doc.settings.startTime) ? start : undefined,
-      conditions: runConditionsSchema.parse({ ablation, costLayer }),
+      conditions: runConditionsSchema.parse({ ablation, costLayer, guards }),
       playAt: play === 'paused' ? null : Number(play),
     });
     if (ok) onClose();
@@ -233,6 +236,7 @@ export function StartRunDialog({ onClose }: { onClose(): void }) {
           </LabelledField>
         </div>
         <CostLayerFields value={costLayer} onChange={setCostLayer} testIdPrefix="start" />
+        <GuardFields value={guards} onChange={setGuards} testIdPrefix="start" />
         {startError && (
           <p className="start-run__error" role="alert" data-testid="start-run-error">
             {startError}

@@ -106,10 +106,9 @@ export function agentActions({ set, get, deps, guarded }: RunStoreContext): {
       } finally {
         set({ pending: null });
       }
-      if (remember) {
-        void get().loadEvents();
-        void get().refreshAgent();
-      }
+      // Every interview shows its retrieval in the inspector; a remembered one is also an event.
+      if (remember) void get().loadEvents();
+      void get().refreshAgent();
     },
 
     async whisper(text) {

@@ -4,6 +4,7 @@ import {
   COST_LAYER_CONDITIONS,
   runConditionsSchema,
 } from '../../../common/runs/conditions';
+import { PAPER_EXACT } from '../../../common/runs/guards';
 import { bytes, compact, conditionsLabel, duration, headEmoji, minuteLabel } from './format';
 
 describe('format', () => {
@@ -37,5 +38,12 @@ describe('format', () => {
         }),
       ),
     ).toBe('Cost layer: social memory · no reflection (run)');
+    // Guards are named when any is off (all on is every run's default and says nothing new).
+    expect(conditionsLabel(runConditionsSchema.parse({ guards: { echoGuard: false } }))).toBe(
+      'Cost layer off · Guards off: echo',
+    );
+    expect(conditionsLabel(runConditionsSchema.parse({ guards: PAPER_EXACT }))).toBe(
+      'Cost layer off · Paper-exact (no guards)',
+    );
   });
 });

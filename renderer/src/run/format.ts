@@ -1,6 +1,7 @@
 /** Small formatters the run view shares (numbers, durations, tokens). */
 import type { RunFailure, RunParent, RunSummary } from '../../../common/api/runs';
 import type { RunConditions } from '../../../common/runs/conditions';
+import { describeGuards, guardsOff } from '../../../common/runs/guards';
 
 /** 1234 → "1.2k", 4_550_000 → "4.55M". */
 export function compact(n: number): string {
@@ -80,7 +81,14 @@ export function conditionsLabel(conditions: RunConditions): string {
     behaviourAblation !== 'full' && `${behaviourAblation.replaceAll('-', ' ')} (run)`,
     ablation !== 'full' && `${ablation.replaceAll('-', ' ')} (interviews)`,
   ].filter(Boolean);
-  return [layer, ...ablations].join(' · ');
+  // Guards are named only when some are off: every run before them, and most since, ran with all.
+  const guards =
+    guardsOff(conditions.guards).length > 0 ? [capitalised(describeGuards(conditions.guards))] : [];
+  return [layer, ...ablations, ...guards].join(' · ');
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** What part of a run failed, in words ("Step 12 failed"). */
@@ -137,4 +145,16 @@ export function timelinePosition(
 export function shortStatus(text: string): string {
   const first = text.trim().split(/\s+/)[0] ?? '';
   return `${first.replace(/[….]+$/u, '')}…`;
+}
+
+/**
+ * The run's one speed figure: "5 h 18 min per game hour over the last 42 game min", or null
+ * while too little is measured for it to mean anything (the service says when).
+ */
+export function speedFigure(
+  rates: { realSecondsPerGameHour: number | null; overGameMinutes: number | null } | null,
+): string | null {
+  if (!rates || rates.realSecondsPerGameHour === null || rates.overGameMinutes === null)
+    return null;
+  return `${duration(rates.realSecondsPerGameHour)} per game hour over the last ${rates.overGameMinutes} game min`;
 }

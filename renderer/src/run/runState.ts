@@ -5,8 +5,15 @@
  */
 import type { StoreApi } from 'zustand/vanilla';
 import type { StudioApi } from '../../../common/api/studio';
-import type { AgentDetail, RunFrame, RunStats, RunSummary } from '../../../common/api/runs';
+import type {
+  AgentDetail,
+  RunActivity,
+  RunFrame,
+  RunStats,
+  RunSummary,
+} from '../../../common/api/runs';
 import type { CostLayer, RunConditions } from '../../../common/runs/conditions';
+import type { Guards } from '../../../common/runs/guards';
 import type { Scenario } from '../../../common/scenario/schema';
 import type { Bookmark, BookmarkStore } from './bookmarks';
 import type { EventEntry } from './eventEntries';
@@ -14,6 +21,7 @@ import type { EventEntry } from './eventEntries';
 export type RunsApi = Pick<StudioApi, 'runs' | 'models'>;
 export type StepEvent = Parameters<Parameters<StudioApi['runs']['onDidStep']>[0]>[0];
 export type StatusEvent = Parameters<Parameters<StudioApi['runs']['onDidChangeStatus']>[0]>[0];
+export type ProgressEvent = Parameters<Parameters<StudioApi['runs']['onDidProgress']>[0]>[0];
 export type RunRates = StepEvent['rates'];
 export type Timeline = Awaited<ReturnType<StudioApi['runs']['timeline']>>;
 export type LogEvent = Awaited<ReturnType<StudioApi['runs']['events']>>[number];
@@ -85,6 +93,8 @@ export interface RunState {
   viewStep: number | null;
   timeline: Timeline | null;
   rates: RunRates | null;
+  /** What the live run is doing now (runs.onDidProgress); null while it idles. */
+  activity: RunActivity | null;
   bubbles: Bubble[];
   /** Steps per second for play (0 = as fast as the model allows). */
   speed: number;
@@ -142,7 +152,10 @@ export interface RunState {
    * A new live run from the snapshot at or before `step`; `costLayer` switches replace the
    * parent's. Resolves true when the fork started.
    */
-  fork(step: number, choices?: { name?: string; costLayer?: Partial<CostLayer> }): Promise<boolean>;
+  fork(
+    step: number,
+    choices?: { name?: string; costLayer?: Partial<CostLayer>; guards?: Partial<Guards> },
+  ): Promise<boolean>;
   deleteRun(runId: string): Promise<void>;
   exportRun(runId: string): Promise<{ fileName: string; bytes: Uint8Array<ArrayBuffer> } | null>;
   selectAgent(agentId: string | null): Promise<void>;

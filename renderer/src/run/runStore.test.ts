@@ -210,6 +210,7 @@ function fakeRuns() {
       say: async () => ({ reply: 'Hello!', end: false }),
       leave: async () => ({}),
       onDidStep: on('runs.onDidStep'),
+      onDidProgress: on('runs.onDidProgress'),
       onDidChangeStatus: on('runs.onDidChangeStatus'),
     },
     models: {
@@ -246,16 +247,22 @@ function fakeRuns() {
         frame: frameAt(s),
         chats,
         interventions,
-        rates: {
-          stepsPerSecond: 2,
-          tokensPerSecond: 40,
-          queueDepth: 1,
-          realSecondsPerGameHour: 180,
-        },
+        rates: RATES,
       });
     },
   };
 }
+
+/** Live figures as the service sends them. */
+const RATES = {
+  tokensPerSecond: 40,
+  queueDepth: 1,
+  realSecondsPerGameHour: 180,
+  overGameMinutes: 12,
+  measuredGameMinutes: 12,
+  tokens: 5000,
+  calls: 40,
+};
 
 let db: LibraryDb;
 let fake: ReturnType<typeof fakeRuns>;
@@ -397,6 +404,37 @@ describe('run store', () => {
     expect(s.summary?.status).toBe('paused');
   });
 
+  it('shows people where they are while the model works, and what it does, before any step is written', async () => {
+    await startRun();
+    const ahead = frameAt(0);
+    ahead.agents[0] = { ...ahead.agents[0], x: 3 };
+    const activity = {
+      calls: [
+        { agentId: 'b', name: 'Bo Reed', fn: 'plan.daily', elapsedMs: 5000, expectedMs: 45000 },
+      ],
+      planned: { done: 1, of: 2 },
+      work: { kind: 'play' as const },
+      waiting: [],
+    };
+    fake.emit('runs.onDidProgress', { runId: 'run-1', frame: ahead, activity, rates: RATES });
+    let s = store.getState();
+    // Ada walks on the map though step 0 is still the last one written.
+    expect(s.frame?.agents[0].x).toBe(3);
+    expect(s.timeline?.steps ?? 0).toBe(0);
+    expect(s.activity).toEqual(activity);
+    // Token totals move with the model's work, not only after a pause.
+    expect(s.summary).toMatchObject({ tokens: 5000, calls: 40 });
+    // The last event after the work ends clears the line.
+    fake.emit('runs.onDidProgress', {
+      runId: 'run-1',
+      frame: ahead,
+      activity: { ...activity, calls: [], work: null },
+      rates: RATES,
+    });
+    s = store.getState();
+    expect(s.activity).toBeNull();
+  });
+
   it('ignores steps of other runs', async () => {
     await startRun();
     fake.emit('runs.onDidStep', {
@@ -404,7 +442,7 @@ describe('run store', () => {
       frame: frameAt(9, 'other'),
       chats: [],
       interventions: [],
-      rates: { stepsPerSecond: 0, tokensPerSecond: 0, queueDepth: 0, realSecondsPerGameHour: null },
+      rates: RATES,
     });
     expect(store.getState().frame?.step).toBe(0);
   });
@@ -560,7 +598,11 @@ describe('run store', () => {
   it('interview lines and whispers reach the event panel', async () => {
     await startRun();
     await store.getState().selectAgent('a');
+    // Even an interview not kept is read back: the inspector shows what its answer retrieved.
+    const agentReads = () => fake.calls.filter((c) => c.method === 'agent').length;
+    const before = agentReads();
     await store.getState().ask('Just between us?', false);
+    await vi.waitFor(() => expect(agentReads()).toBe(before + 1));
     await store.getState().ask('What are you doing?', true);
     expect(store.getState().interview?.lines.slice(2)).toEqual([
       { from: 'user', text: 'What are you doing?', remembered: true },

@@ -25,6 +25,7 @@ import {
   type RunDeps,
   type RunState,
   type RunStore,
+  type ProgressEvent,
   type RunStoreContext,
   type StatusEvent,
   type StepEvent,
@@ -104,6 +105,7 @@ export function createRunStore(deps: RunDeps): RunStore {
         frame,
         viewStep: null,
         rates: null,
+        activity: null,
         bubbles: [],
         timeline: null,
         events: [],
@@ -149,7 +151,12 @@ export function createRunStore(deps: RunDeps): RunStore {
         bubbles: nextBubbles(s.bubbles, e.frame, e.chats),
         timeline: growTimeline(s.timeline, e.frame.step),
         summary: s.summary
-          ? { ...s.summary, steps: Math.max(s.summary.steps, e.frame.step) }
+          ? {
+              ...s.summary,
+              steps: Math.max(s.summary.steps, e.frame.step),
+              tokens: e.rates.tokens,
+              calls: e.rates.calls,
+            }
           : null,
         runs: s.runs.map((r) =>
           r.id === e.runId
@@ -166,6 +173,27 @@ export function createRunStore(deps: RunDeps): RunStore {
           deps.reportError(`“${kindLabel(i.name)}” was not applied`, { message: i.error ?? '' });
       if (e.interventions.length) scheduleEvents();
       if (following) people.scheduleRefresh();
+    }
+
+    /**
+     * While the live run works: what it is doing, its figures, and everyone where they are now
+     * (possibly steps ahead of the last written record, which the timeline follows).
+     */
+    function onProgress(e: ProgressEvent) {
+      const s = get();
+      if (e.runId !== s.runId) return;
+      const following = s.viewStep === null;
+      const working = e.activity.work !== null || e.activity.calls.length > 0;
+      set({
+        liveFrame: e.frame,
+        frame: following ? e.frame : s.frame,
+        rates: e.rates,
+        activity: working || e.activity.waiting.length > 0 ? e.activity : null,
+        summary: s.summary ? { ...s.summary, tokens: e.rates.tokens, calls: e.rates.calls } : null,
+        runs: s.runs.map((r) =>
+          r.id === e.runId ? { ...r, tokens: e.rates.tokens, calls: e.rates.calls } : r,
+        ),
+      });
     }
 
     /**
@@ -187,6 +215,8 @@ export function createRunStore(deps: RunDeps): RunStore {
 
     function onStatus(e: StatusEvent) {
       setStatus(e.runId, e.status, e.failure);
+      if (e.runId === get().runId && (e.status === 'stored' || e.status === 'crashed'))
+        set({ activity: null });
       // A run failing out of sight (the editor is open, or another run is watched) says so.
       const s = get();
       if (e.failure && e.failure.phase !== 'start' && (!s.open || s.runId !== e.runId)) {
@@ -223,6 +253,7 @@ export function createRunStore(deps: RunDeps): RunStore {
       viewStep: null,
       timeline: null,
       rates: null,
+      activity: null,
       bubbles: [],
       speed: 0,
       pending: null,
@@ -242,6 +273,7 @@ export function createRunStore(deps: RunDeps): RunStore {
       attach() {
         const offs = [
           api.runs.onDidStep(onStep),
+          api.runs.onDidProgress(onProgress),
           api.runs.onDidChangeStatus(onStatus),
           models.followDownload(),
         ];
@@ -341,6 +373,7 @@ export function createRunStore(deps: RunDeps): RunStore {
         const stoppedAt = summary.steps;
         set((s) => ({
           rates: null,
+          activity: null,
           agent: null,
           agentError: s.selectedAgentId ? CLOSED_RUN_NOTE : null,
           interview: s.selectedAgentId ? { agentId: s.selectedAgentId, lines: [] } : null,
