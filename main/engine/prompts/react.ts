@@ -13,12 +13,24 @@ import { buildSpec, type PromptSpec } from './PromptSpec';
 export const REACTIONS = ['talk', 'wait', 'continue'] as const;
 export type Reaction = (typeof REACTIONS)[number];
 
-/** What each reaction means, as the prompt lists it. */
+/** What each reaction means, as the instruction names it. */
 const MEANING: Record<Reaction, string> = {
-  talk: '"talk": start a conversation with them',
-  wait: '"wait": wait until they finish what they are doing',
-  continue: '"continue": carry on with your own activity',
+  talk: 'start a conversation with them ("talk")',
+  wait: 'wait until they finish what they are doing ("wait")',
+  continue: 'carry on with your own activity ("continue")',
 };
+
+/**
+ * The instruction, naming the offered reactions. In the instruction, not as a list after the
+ * memories: SmolLM2 answered "continue" to all 16 of a day's reaction prompts that ended with an
+ * options list, and "talk" to 11 of the same 16 when the instruction named the choices.
+ */
+function instruction(options: readonly Reaction[]): string {
+  const named = options.map((o) => MEANING[o]);
+  const choices =
+    named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} or ${named.at(-1)}`;
+  return `You notice someone. Decide whether to ${choices}.`;
+}
 
 /** What the reaction is decided from. */
 export interface ReactInput {
@@ -50,10 +62,7 @@ export function reactPrompt(
   const other = input.otherName;
   return buildSpec({
     fn: 'react',
-    stable: agentSystem(
-      who,
-      'You notice someone. Decide how to react, choosing one of the options you are given.',
-    ),
+    stable: agentSystem(who, instruction(options)),
     volatile: [
       `It is ${input.now}. You are ${input.ownActivity}. ${other} is ${input.otherActivity}.\n` +
         (input.lastChat
@@ -61,7 +70,6 @@ export function reactPrompt(
           : `You have not talked with ${other} before.\n`) +
         `What you remember about ${other}:\n`,
       ranked('memories', input.memories),
-      `\nOptions:\n${options.map((o) => `- ${MEANING[o]}`).join('\n')}`,
     ],
     shape: object({ decision: oneOf(options) }),
   });
