@@ -156,18 +156,15 @@ export function resolveCalibration(
 ): CostLayerCalibration {
   const identity = embedderIdentity(embedder);
   const found = embedder.fingerprint ? calibrationOf(embedder.fingerprint, file) : undefined;
-  const policySimilarity =
-    costLayer.policySimilarity !== undefined
-      ? { value: costLayer.policySimilarity, source: 'run' as const }
-      : found
-        ? { value: found.policySimilarity, source: 'calibrated' as const }
-        : { value: AGA_VALUES.policySimilarity, source: 'aga' as const };
-  const wanderEpsilon =
-    costLayer.wanderEpsilon !== undefined
-      ? { value: costLayer.wanderEpsilon, source: 'run' as const }
-      : found
-        ? { value: found.wanderEpsilon, source: 'calibrated' as const }
-        : { value: AGA_VALUES.wanderEpsilon, source: 'aga' as const };
+  // The run's own value, else the embedder's calibrated one, else AGA's.
+  const setting = (key: 'policySimilarity' | 'wanderEpsilon') => {
+    const run = costLayer[key];
+    if (run !== undefined) return { value: run, source: 'run' as const };
+    if (found) return { value: found[key], source: 'calibrated' as const };
+    return { value: AGA_VALUES[key], source: 'aga' as const };
+  };
+  const policySimilarity = setting('policySimilarity');
+  const wanderEpsilon = setting('wanderEpsilon');
   const values =
     `lifestyle-policy threshold ${policySimilarity.value}` +
     (policySimilarity.source === 'run' ? ' (set for this run)' : '') +
