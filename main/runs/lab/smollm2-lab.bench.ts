@@ -27,7 +27,7 @@ import {
   type ExperimentProgress,
   type ExperimentSummary,
 } from '../../../common/api/lab';
-import { COST_LAYER_ON, DEFAULT_POLICY_SIMILARITY } from '../../../common/runs/conditions';
+import { COST_LAYER_ON } from '../../../common/runs/conditions';
 import { realTestModels } from '../../models/testing/test-models';
 import { readScenarioFolder } from '../../packs/index';
 import { localModelLoader } from '../localModels';
@@ -72,13 +72,12 @@ if (models) {
     },
   });
   try {
-    const full = { ablation: 'full', costLayer: { policySimilarity: DEFAULT_POLICY_SIMILARITY } };
     const input = labContract.methods['lab.createExperiment'].input.parse({
       scenario,
       scenarioId: 'willow-bend',
       conditions: [
-        { name: 'full', ...full },
-        { name: 'full-cost-layer', ...full, costLayer: { ...full.costLayer, ...COST_LAYER_ON } },
+        { name: 'full', ablation: 'full' },
+        { name: 'full-cost-layer', ablation: 'full', costLayer: COST_LAYER_ON },
       ],
       chatModelPath: models.llm,
       embeddingModelPath: models.embedder,
