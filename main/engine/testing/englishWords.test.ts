@@ -12,6 +12,8 @@ describe.skipIf(!dictionary)('englishShare on the wamerican word list', () => {
     const share = dictionary!.englishShare;
     expect(share('Wake up and bake a cherry pie at The Copper Kettle')).toBe(1);
     expect(share("I'm taking the willow's soil samples on Monday, April 15")).toBe(1);
+    // A time of day is English ("2pm" is the word "pm" after its number).
+    expect(share('go to the library to study on Mondays, 2pm to 6pm')).toBe(1);
     // Two of twelve words are not common words ("cafe" is spelt "café" there; a name).
     expect(
       share('Open the cafe and greet Agnes; collect signatures for the willow petition'),

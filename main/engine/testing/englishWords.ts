@@ -38,6 +38,8 @@ export function englishDictionary(what: string, file = WORD_LIST): EnglishDictio
       .filter((w) => w && w === w.toLowerCase()),
   );
   for (const word of calendarWords()) known.add(word);
+  // The clock's "pm" of "2pm" (the list has "am" as a verb only by luck, and no "pm").
+  known.add('pm');
   const isWord = (word: string) => {
     const w = word.toLowerCase().replace(/’/g, "'");
     // Possessives and contractions the list lacks ("willow's") count by their stem.
@@ -53,11 +55,12 @@ export function englishDictionary(what: string, file = WORD_LIST): EnglishDictio
   };
 }
 
-/** Weekday and month names, English words though the list spells them capitalised. */
+/** Weekday (and their plurals) and month names, English though the list capitalises them. */
 function calendarWords(): string[] {
   const day = new Intl.DateTimeFormat('en', { weekday: 'long', timeZone: 'UTC' });
   const month = new Intl.DateTimeFormat('en', { month: 'long', timeZone: 'UTC' });
   const days = [...Array(7).keys()].map((d) => day.format(Date.UTC(2024, 0, 1 + d)));
   const months = [...Array(12).keys()].map((m) => month.format(Date.UTC(2024, m, 1)));
-  return [...days, ...months].map((w) => w.toLowerCase());
+  // "on Mondays" too.
+  return [...days, ...days.map((d) => `${d}s`), ...months].map((w) => w.toLowerCase());
 }
