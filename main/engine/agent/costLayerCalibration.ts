@@ -145,26 +145,39 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
 const short = (identity: string) =>
   identity.startsWith('sha256:') ? identity.slice(0, 'sha256:'.length + 12) : identity;
 
+type SimilarityKey = 'policySimilarity' | 'wanderEpsilon';
+
+/**
+ * One similarity setting for `embedder`: the run's own value, else the embedder's calibrated
+ * one, else AGA's. What the lifestyle policy and mind wandering read on each decision (a run's
+ * conditions hold both from its start, so this is a field read there).
+ */
+export function similaritySetting(
+  key: SimilarityKey,
+  embedder: Pick<Embedder, 'fingerprint'>,
+  costLayer: Pick<CostLayer, SimilarityKey>,
+  file: CalibrationFile = CALIBRATION,
+): { value: number; source: CalibrationSource } {
+  const run = costLayer[key];
+  if (run !== undefined) return { value: run, source: 'run' };
+  const found = embedder.fingerprint ? calibrationOf(embedder.fingerprint, file) : undefined;
+  if (found) return { value: found[key], source: 'calibrated' };
+  return { value: AGA_VALUES[key], source: 'aga' };
+}
+
 /**
  * The settings for `embedder` under the run's cost-layer switches, from `file` (default: the
- * shipped calibration).
+ * shipped calibration), with the sentence a run records about them.
  */
 export function resolveCalibration(
   embedder: Pick<Embedder, 'id' | 'fingerprint'>,
-  costLayer: Pick<CostLayer, 'policySimilarity' | 'wanderEpsilon'>,
+  costLayer: Pick<CostLayer, SimilarityKey>,
   file: CalibrationFile = CALIBRATION,
 ): CostLayerCalibration {
   const identity = embedderIdentity(embedder);
   const found = embedder.fingerprint ? calibrationOf(embedder.fingerprint, file) : undefined;
-  // The run's own value, else the embedder's calibrated one, else AGA's.
-  const setting = (key: 'policySimilarity' | 'wanderEpsilon') => {
-    const run = costLayer[key];
-    if (run !== undefined) return { value: run, source: 'run' as const };
-    if (found) return { value: found[key], source: 'calibrated' as const };
-    return { value: AGA_VALUES[key], source: 'aga' as const };
-  };
-  const policySimilarity = setting('policySimilarity');
-  const wanderEpsilon = setting('wanderEpsilon');
+  const policySimilarity = similaritySetting('policySimilarity', embedder, costLayer, file);
+  const wanderEpsilon = similaritySetting('wanderEpsilon', embedder, costLayer, file);
   const values =
     `lifestyle-policy threshold ${policySimilarity.value}` +
     (policySimilarity.source === 'run' ? ' (set for this run)' : '') +

@@ -27,7 +27,7 @@ import { progressive } from '../prompts/verbPhrase';
 import { costLayerOf } from './ablation';
 import type { Agent, Task } from './Agent';
 import type { LifestylePolicy, PolicyRun } from './costLayerState';
-import { embedderIdentity, resolveCalibration } from './costLayerCalibration';
+import { embedderIdentity, similaritySetting } from './costLayerCalibration';
 import type { Mind } from './mind';
 import { cosine } from './vectors';
 
@@ -97,8 +97,7 @@ export async function lookupPolicy(
 ): Promise<PolicyLookup> {
   const [vector] = await mind.embedder.embed([plan]);
   const embedding = storedEmbedding(vector);
-  // The run's own (fixed when it started); resolved here only for a mind made outside a run.
-  const threshold = resolveCalibration(mind.embedder, costLayerOf(mind)).policySimilarity.value;
+  const threshold = similaritySetting('policySimilarity', mind.embedder, costLayerOf(mind)).value;
   const identity = embedderIdentity(mind.embedder);
   const own = agent.costLayer.blockPolicies;
   const sameBlock = new Set(own?.block === block ? own.ids : []);

@@ -16,7 +16,7 @@ import clustering from 'density-clustering';
 import { Rng } from '../sim/rng';
 import type { Agent } from './Agent';
 import { costLayerOf } from './ablation';
-import { AGA_VALUES, resolveCalibration } from './costLayerCalibration';
+import { AGA_VALUES, similaritySetting } from './costLayerCalibration';
 import type { MemoryNode } from './memory';
 import { ask, type Mind } from './mind';
 import { wanderPrompt } from '../prompts/wander';
@@ -100,7 +100,7 @@ export function wanderingRng(seed: number, agentId: string, now: number): Rng {
 export function wanderingMemories(agent: Agent, mind: Mind): MemoryNode[] {
   const nodes = agent.memory.nodes.slice(-WANDER_POOL);
   if (nodes.length === 0) return [];
-  const { wanderEpsilon } = resolveCalibration(mind.embedder, costLayerOf(mind));
+  const wanderEpsilon = similaritySetting('wanderEpsilon', mind.embedder, costLayerOf(mind));
   const clusters = clusterVectors(
     nodes.map((n) => agent.memory.embeddingOf(n)),
     wanderEpsilon.value,
