@@ -10,7 +10,7 @@
  * Skips loudly without the models (`npm run models:test`).
  */
 import { realTestModels } from '../main/models/testing/test-models';
-import { createFromTemplate, expect, openStudio, test } from './helpers';
+import { createFromTemplate, startDialogWithModels, expect, openStudio, test } from './helpers';
 
 const models = realTestModels('the first-move e2e spec (e2e/firstmove.spec.ts)');
 test.skip(!models, 'real test models absent (see the warning above)');
@@ -22,17 +22,7 @@ test('on SmolLM2, a person walks before everyone has planned, and the progress l
   test.setTimeout(180_000);
   await openStudio(page);
   await createFromTemplate(page);
-  await page.getByTestId('run-open-view').click();
-  await page.getByTestId('run-start-open').click();
-  const dialog = page.getByTestId('start-run-dialog');
-  for (const [file, select] of [
-    [models!.llm, 'start-chat-model'],
-    [models!.embedder, 'start-embedding-model'],
-  ] as const) {
-    await dialog.getByTestId('start-model-path').fill(file);
-    await dialog.getByTestId('start-model-use').click();
-    await expect(dialog.getByTestId(select)).toHaveValue(file);
-  }
+  const dialog = await startDialogWithModels(page, models!);
   await dialog.getByTestId('start-run-submit').click();
   await expect(dialog).toBeHidden({ timeout: 120_000 });
   await expect(page.getByTestId('run-status')).toHaveText('paused');

@@ -1,5 +1,5 @@
 /** Shared steps for the web e2e specs, written as user gestures. */
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
 /**
  * `test` with a page that fails the test on any uncaught exception in the studio: "the app
@@ -32,6 +32,28 @@ export async function createFromTemplate(page: Page, id = TEMPLATE_ID): Promise<
   await card.click();
   await expect(page.getByTestId('town-canvas')).toBeVisible();
   await expect(page.getByTestId('town-canvas')).toHaveAttribute('data-tileset', /ready|missing/);
+}
+
+/**
+ * Opens the run view's start dialog and points it at a chat model and an embedding model on
+ * disk, as a user with downloaded files would; returns the dialog, not yet submitted.
+ */
+export async function startDialogWithModels(
+  page: Page,
+  models: { llm: string; embedder: string },
+): Promise<Locator> {
+  await page.getByTestId('run-open-view').click();
+  await page.getByTestId('run-start-open').click();
+  const dialog = page.getByTestId('start-run-dialog');
+  for (const [file, select] of [
+    [models.llm, 'start-chat-model'],
+    [models.embedder, 'start-embedding-model'],
+  ] as const) {
+    await dialog.getByTestId('start-model-path').fill(file);
+    await dialog.getByTestId('start-model-use').click();
+    await expect(dialog.getByTestId(select)).toHaveValue(file);
+  }
+  return dialog;
 }
 
 /** Waits until every edit has reached IndexedDB. */

@@ -11,7 +11,7 @@
 import type { Locator } from '@playwright/test';
 import { englishDictionary } from '../main/engine/testing/englishWords';
 import { realTestModels } from '../main/models/testing/test-models';
-import { createFromTemplate, expect, openStudio, test } from './helpers';
+import { createFromTemplate, startDialogWithModels, expect, openStudio, test } from './helpers';
 
 const models = realTestModels('the real-model e2e spec (e2e/realmodel.spec.ts)');
 const dictionary = englishDictionary('the real-model e2e spec (e2e/realmodel.spec.ts)');
@@ -34,18 +34,7 @@ test('Willow Bend on SmolLM2 and MiniLM in the studio: people walk, the inspecto
   await openStudio(page);
   await createFromTemplate(page);
 
-  // Point the start dialog at the models on disk, as a user with downloaded files would.
-  await page.getByTestId('run-open-view').click();
-  await page.getByTestId('run-start-open').click();
-  const dialog = page.getByTestId('start-run-dialog');
-  for (const [file, select] of [
-    [models!.llm, 'start-chat-model'],
-    [models!.embedder, 'start-embedding-model'],
-  ] as const) {
-    await dialog.getByTestId('start-model-path').fill(file);
-    await dialog.getByTestId('start-model-use').click();
-    await expect(dialog.getByTestId(select)).toHaveValue(file);
-  }
+  const dialog = await startDialogWithModels(page, models!);
   await dialog.getByTestId('start-name').fill('SmolLM2 run');
   // Late morning: everyone has got up (or is about to) and goes about the day.
   await dialog.getByTestId('start-time').fill('2024-04-15T10:00');
