@@ -17,6 +17,7 @@ import type { Contract } from './contract';
 import { ABLATIONS, costLayerSchema } from '../runs/conditions';
 import { guardsSchema } from '../runs/guards';
 import { scenarioShape } from '../scenario/schema';
+import { modelChoiceCheck, modelChoiceFields } from './servers';
 
 export const experimentIdSchema = z
   .string()
@@ -186,24 +187,26 @@ export const labMethods = {
    * scenario's seed, +1, +2, …; each cell runs `gameMinutes` of game time.
    */
   'lab.createExperiment': {
-    input: z.object({
-      scenario: scenarioShape,
-      scenarioId: z.string().max(200).nullable().default(null),
-      name: z.string().max(200).optional(),
-      conditions: z.array(labConditionSchema).min(1).max(16),
-      /** Name of the condition ratios are taken against (default: the first). */
-      baseline: z.string().optional(),
-      seeds: z.number().int().min(1).max(20).default(1),
-      gameMinutes: z
-        .number()
-        .min(1)
-        .max(7 * 24 * 60),
-      chatModelPath: z.string().min(1).max(4096),
-      embeddingModelPath: z.string().min(1).max(4096),
-      /** Interview battery questions per category (0–5; fewer is faster). */
-      batteryPerCategory: z.number().int().min(0).max(5).default(1),
-      start: z.boolean().default(true),
-    }),
+    input: z
+      .object({
+        scenario: scenarioShape,
+        scenarioId: z.string().max(200).nullable().default(null),
+        name: z.string().max(200).optional(),
+        conditions: z.array(labConditionSchema).min(1).max(16),
+        /** Name of the condition ratios are taken against (default: the first). */
+        baseline: z.string().optional(),
+        seeds: z.number().int().min(1).max(20).default(1),
+        gameMinutes: z
+          .number()
+          .min(1)
+          .max(7 * 24 * 60),
+        /** The models: a file or a model on a server each (servers.ts). */
+        ...modelChoiceFields,
+        /** Interview battery questions per category (0–5; fewer is faster). */
+        batteryPerCategory: z.number().int().min(0).max(5).default(1),
+        start: z.boolean().default(true),
+      })
+      .superRefine(modelChoiceCheck(true)),
     output: experimentSummarySchema,
   },
   /** Starts or resumes an experiment: finished cells are skipped, unfinished runs resume. */

@@ -12,6 +12,7 @@ import type { Contract } from './contract';
 import { costLayerSchema, runConditionsSchema } from '../runs/conditions';
 import { guardChangesSchema } from '../runs/guards';
 import { scenarioShape } from '../scenario/schema';
+import { modelChoiceCheck, modelChoiceFields } from './servers';
 
 export const runIdSchema = z
   .string()
@@ -53,6 +54,8 @@ export type ExperimentCellRef = z.infer<typeof experimentCellRefSchema>;
  */
 const forkChoices = {
   name: z.string().max(200).optional(),
+  /** Models left out: the source's. */
+  ...modelChoiceFields,
   costLayer: costLayerSchema.partial().optional(),
   guards: guardChangesSchema.optional(),
 };
@@ -349,26 +352,24 @@ export const runsMethods = {
    * (kept loaded for the next run with the same files).
    */
   'runs.create': {
-    input: z.object({
-      scenario: scenarioShape,
-      scenarioId: z.string().max(200).nullable().default(null),
-      name: z.string().max(200).optional(),
-      /** A GGUF file (from models.local or models.useFromDisk). */
-      chatModelPath: z.string().min(1).max(4096),
-      /** An embedding model folder. */
-      embeddingModelPath: z.string().min(1).max(4096),
-      /** Overrides the scenario's start time ("YYYY-MM-DDTHH:MM"). */
-      startTime: z.string().optional(),
-      conditions: runConditionsSchema.prefault({}),
-    }),
+    input: z
+      .object({
+        scenario: scenarioShape,
+        scenarioId: z.string().max(200).nullable().default(null),
+        name: z.string().max(200).optional(),
+        /** The models: a file or a model on a server each (servers.ts). */
+        ...modelChoiceFields,
+        /** Overrides the scenario's start time ("YYYY-MM-DDTHH:MM"). */
+        startTime: z.string().optional(),
+        conditions: runConditionsSchema.prefault({}),
+      })
+      .superRefine(modelChoiceCheck(true)),
     output: runSummarySchema,
   },
   /** Makes a stored or crashed run the live one, resuming from its last snapshot. */
   'runs.open': {
-    input: runRef.extend({
-      chatModelPath: z.string().min(1).max(4096).optional(),
-      embeddingModelPath: z.string().min(1).max(4096).optional(),
-    }),
+    /** Models left out: the ones the run was recorded with. */
+    input: runRef.extend(modelChoiceFields).superRefine(modelChoiceCheck(false)),
     output: z.object({ summary: runSummarySchema, frame: runFrameSchema }),
   },
   /** Stops the live run after its current step, writes a snapshot and unloads it. */
@@ -443,12 +444,16 @@ export const runsMethods = {
    */
   'runs.fork': {
     input: z.union([
-      runRef.extend({ step: z.number().int().min(0), ...forkChoices }),
-      z.object({
-        source: experimentCellRefSchema,
-        step: z.number().int().min(0).optional(),
-        ...forkChoices,
-      }),
+      runRef
+        .extend({ step: z.number().int().min(0), ...forkChoices })
+        .superRefine(modelChoiceCheck(false)),
+      z
+        .object({
+          source: experimentCellRefSchema,
+          step: z.number().int().min(0).optional(),
+          ...forkChoices,
+        })
+        .superRefine(modelChoiceCheck(false)),
     ]),
     output: runSummarySchema,
   },

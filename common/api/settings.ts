@@ -4,6 +4,7 @@
  * on every read, so a hand-edited or damaged file falls back to defaults with a notice.
  */
 import { z } from 'zod';
+import { modelServerSchema } from './servers';
 
 /** The most inference threads a user may ask for; more never helps on a laptop. */
 export const MAX_THREADS = 64;
@@ -40,6 +41,11 @@ const settingFields = {
   chatModelPath: z.string().min(1).max(4096).nullable(),
   /** Default embedding model (a folder) for new runs; null = none chosen. */
   embeddingModelPath: z.string().min(1).max(4096).nullable(),
+  /** Model servers a run, a fork or an experiment may use instead of a local file (servers.ts). */
+  modelServers: z
+    .array(modelServerSchema)
+    .max(16)
+    .refine((list) => new Set(list.map((s) => s.id)).size === list.length, 'server ids repeat'),
 };
 
 export const studioSettingsSchema = z.object({
@@ -50,6 +56,7 @@ export const studioSettingsSchema = z.object({
   snapshotEverySteps: settingFields.snapshotEverySteps.default(DEFAULT_SNAPSHOT_EVERY_STEPS),
   chatModelPath: settingFields.chatModelPath.default(null),
   embeddingModelPath: settingFields.embeddingModelPath.default(null),
+  modelServers: settingFields.modelServers.default([]),
 });
 export type StudioSettings = z.infer<typeof studioSettingsSchema>;
 
@@ -71,6 +78,8 @@ export const settingsStateSchema = z.object({
   dataFolderNotice: z.string().nullable(),
   /** Threads an automatic setting resolves to right now. */
   autoThreads: z.number().int(),
+  /** Ids of the model servers that have an API key saved (the keys themselves never leave main). */
+  serversWithKey: z.array(z.string()),
   /** Why the stored file was not used (unreadable, invalid JSON, schema violation), if so. */
   notice: z.string().nullable(),
 });

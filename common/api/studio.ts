@@ -10,6 +10,7 @@ import { runsEvents, runsMethods } from './runs';
 import { labEvents, labMethods } from './lab';
 import { interopMethods } from './interop';
 import { settingsMethods } from './settings';
+import { serversMethods } from './servers';
 import { desktopEvents, desktopMethods } from './desktop';
 
 /** Packs travel as base64 so one JSON protocol serves every transport. */
@@ -146,6 +147,7 @@ export const coreMethods = {
     output: z.object({}),
   },
   ...settingsMethods,
+  ...serversMethods,
   ...desktopMethods,
   ...interopMethods,
 } as const;

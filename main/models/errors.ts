@@ -25,12 +25,18 @@ export type ModelErrorCode =
 /** Base class of every model-layer error. */
 export class ModelError extends Error {
   override name = 'ModelError';
+  /**
+   * True when the message already says what to do (a model server's error names the server's own
+   * setting), so a caller does not add the generic advice for its code.
+   */
+  readonly adviceInMessage: boolean;
   constructor(
     readonly code: ModelErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; adviceInMessage?: boolean },
   ) {
     super(message, options);
+    this.adviceInMessage = options?.adviceInMessage ?? false;
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { CostLedger, withLedger } from '../../models/ledger';
 import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
-import { OpenAiCompatibleModel } from '../../models/openai/openai-compatible';
+import { createServerModel } from '../../models/server/index';
 import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
 import { learnCalibration } from '../../engine/agent/costLayerCalibration';
 import type { Embedder, LanguageModel } from '../../models/types';
@@ -411,7 +411,7 @@ export const runCommand: CliCommand = {
       }
       const ledger = new CostLedger();
       if (remote) {
-        model = new OpenAiCompatibleModel({
+        model = await createServerModel({
           baseUrl: values['model-url']!,
           model: values['model-name']!,
           ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),

@@ -113,10 +113,10 @@ describe('openai-compatible provider against a local server backed by the real t
     expect(plain.json).toBeUndefined();
   });
 
-  it('retries 429 (honouring Retry-After) and 500, then succeeds', async () => {
+  it('retries 429 (honouring Retry-After) and 502, then succeeds', async () => {
     server.faults.push(
       { kind: 'status', status: 429, retryAfter: '0.2' },
-      { kind: 'status', status: 500 },
+      { kind: 'status', status: 502 },
     );
     const client = new OpenAiCompatibleModel({
       baseUrl: server.baseUrl,

@@ -39,20 +39,56 @@ export interface OpenAiChatOptions extends OpenAiConnection {
   model: string;
   /** Stream every completion (SSE). Off by default. */
   stream?: boolean;
+  /**
+   * Fields added to each request's body: the sampling a kind of server understands
+   * (models/server/sampling.ts). Without it only the OpenAI fields are sent.
+   */
+  extraBody?: (request: CompletionRequest<unknown>) => Record<string, unknown>;
+  /** Milliseconds each attempt of this request may take; default `retry.timeoutMs`. */
+  timeoutMsFor?: (request: CompletionRequest<unknown>) => number;
+  /** Told of every answer, with the server's own timings where it gives them (llama.cpp). */
+  onAnswer?: (answer: ChatAnswer) => void;
+}
+
+/** What one finished request cost, for learning a server's speed. */
+export interface ChatAnswer {
+  usage: TokenUsage;
+  /** Wall milliseconds of the HTTP exchange (retries included). */
+  ms: number;
+  /** llama.cpp's `timings`: prompt tokens evaluated and generated, and the time each took. */
+  timings?: ServerTimings;
+}
+
+/** The part of llama.cpp's `timings` object the provider reads. */
+export interface ServerTimings {
+  cache_n?: number;
+  prompt_n?: number;
+  prompt_ms?: number;
+  predicted_n?: number;
+  predicted_ms?: number;
 }
 
 interface ChatCompletionBody {
   choices?: Array<{ message?: { content?: string | null }; finish_reason?: string | null }>;
   usage?: WireUsage;
+  timings?: ServerTimings;
 }
 interface ChatCompletionChunk {
   choices?: Array<{ delta?: { content?: string | null }; finish_reason?: string | null }>;
   usage?: WireUsage | null;
+  timings?: ServerTimings;
 }
 interface WireUsage {
   prompt_tokens?: number;
   completion_tokens?: number;
   prompt_tokens_details?: { cached_tokens?: number };
+}
+
+interface ChatOutput {
+  text: string;
+  finishReason: FinishReason;
+  usage: TokenUsage;
+  timings: ServerTimings | undefined;
 }
 
 /** Chat completions from an OpenAI-compatible server. */
@@ -93,6 +129,7 @@ export class OpenAiCompatibleModel implements LanguageModel {
     const started = performance.now();
     const what = `The ${request.fn} request`;
     const body: Record<string, unknown> = {
+      ...this.options.extraBody?.(request),
       model: this.options.model,
       messages: request.messages,
       max_tokens: request.maxTokens,
@@ -113,15 +150,18 @@ export class OpenAiCompatibleModel implements LanguageModel {
       body.stream = true;
       body.stream_options = { include_usage: true };
     }
+    const policy = this.options.timeoutMsFor
+      ? { ...this.policy, timeoutMs: Math.round(this.options.timeoutMsFor(request)) }
+      : this.policy;
     const { response, attemptSignal } = await fetchWithRetry(
       what,
       this.url,
       { method: 'POST', headers: headers(this.options), body: JSON.stringify(body) },
-      this.policy,
+      policy,
       request.signal,
       this.options.fetch,
     );
-    let output: { text: string; finishReason: FinishReason; usage: TokenUsage };
+    let output: ChatOutput;
     try {
       output = stream
         ? await this.readStream(response, what, onText)
@@ -134,21 +174,27 @@ export class OpenAiCompatibleModel implements LanguageModel {
         error,
         request.signal,
         attemptSignal,
-        this.policy,
+        policy,
         'read',
       );
     }
+    const ms = performance.now() - started;
+    this.options.onAnswer?.({
+      usage: output.usage,
+      ms,
+      ...(output.timings ? { timings: output.timings } : {}),
+    });
     const result: CompletionResult<T> = {
       text: output.text,
       usage: output.usage,
-      ms: performance.now() - started,
+      ms,
       finishReason: output.finishReason,
     };
     if (request.schema) result.json = parseJsonOutput(output.text, output.finishReason, request);
     return result;
   }
 
-  private async readBody(response: Response, what: string) {
+  private async readBody(response: Response, what: string): Promise<ChatOutput> {
     const raw = await response.text();
     let parsed: ChatCompletionBody;
     try {
@@ -163,16 +209,22 @@ export class OpenAiCompatibleModel implements LanguageModel {
     return {
       text: content,
       finishReason: finishReason(choice?.finish_reason),
-      usage: usageFrom(parsed.usage),
+      usage: usageFrom(parsed.usage, parsed.timings),
+      timings: parsed.timings,
     };
   }
 
-  private async readStream(response: Response, what: string, onText: (delta: string) => void) {
+  private async readStream(
+    response: Response,
+    what: string,
+    onText: (delta: string) => void,
+  ): Promise<ChatOutput> {
     if (!response.body)
       throw malformed(what, this.url, response.status, '', 'the stream has no body');
     let text = '';
     let reason: string | null | undefined;
     let usage: WireUsage | undefined;
+    let timings: ServerTimings | undefined;
     let done = false;
     for await (const data of readSseData(response.body)) {
       if (data.trim() === '[DONE]') {
@@ -192,10 +244,16 @@ export class OpenAiCompatibleModel implements LanguageModel {
       }
       reason = chunk.choices?.[0]?.finish_reason ?? reason;
       if (chunk.usage) usage = chunk.usage;
+      if (chunk.timings) timings = chunk.timings;
     }
     if (!done && reason == null)
       throw malformed(what, this.url, response.status, text, 'the stream ended before [DONE]');
-    return { text, finishReason: finishReason(reason), usage: usageFrom(usage) };
+    return {
+      text,
+      finishReason: finishReason(reason),
+      usage: usageFrom(usage, timings),
+      timings,
+    };
   }
 }
 
@@ -330,10 +388,11 @@ function finishReason(reason: string | null | undefined): FinishReason {
   return reason === 'length' ? 'length' : 'stop';
 }
 
-function usageFrom(usage: WireUsage | undefined): TokenUsage {
+/** Token counts; cached tokens from the usage, else llama.cpp's `timings.cache_n`. */
+function usageFrom(usage: WireUsage | undefined, timings: ServerTimings | undefined): TokenUsage {
   return {
     promptTokens: usage?.prompt_tokens ?? 0,
-    cachedTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
+    cachedTokens: usage?.prompt_tokens_details?.cached_tokens ?? timings?.cache_n ?? 0,
     completionTokens: usage?.completion_tokens ?? 0,
   };
 }
