@@ -52,7 +52,7 @@ export const PATH_RULES = {
     'A plain name in <data folder>/models: a .gguf file or an embedding model folder. Not a path, not hidden, not linked-models.json, not a link out of the folder.',
   'template-id': 'A name from templates.list, looked up in that list before the folder is read.',
   'data-id':
-    'A name inside the data folder that the schema holds to one safe path segment (run, experiment and condition ids), or that the studio turns into one (run and experiment names are slugged, policy keys sanitised).',
+    'A name inside the data folder that the schema holds to one safe path segment (run, experiment, condition and model server ids), or that the studio turns into one (run and experiment names are slugged, policy keys sanitised).',
   'upload-name':
     'A relative name of an uploaded file: no "..", no absolute or drive path, portable. Staged in a fresh private temporary folder.',
   label: 'A name that is only shown, stored or matched against others; never opened.',
@@ -102,6 +102,14 @@ const EXPERIMENT_ID_METHODS = [
   'lab.experimentReport',
 ] as const satisfies readonly StudioMethod[];
 
+/** Methods whose models may be on a server (common/api/servers.ts modelChoiceFields). */
+const SERVER_MODEL_METHODS = [
+  'runs.create',
+  'runs.open',
+  'runs.fork',
+  'lab.createExperiment',
+] as const satisfies readonly StudioMethod[];
+
 const OPENED_AS_GGUF = 'main/models/llama/gguf-inspect.ts (inspectGguf, before any other read)';
 const OPENED_AS_EMBEDDER =
   'main/models/transformers/transformers-embedder.ts (the layout is checked before loading)';
@@ -133,6 +141,14 @@ export const FILE_BOUNDARY: readonly BoundaryEntry[] = [
   { method: 'runs.open', field: 'chatModelPath', rule: 'chosen-gguf', enforcedBy: OPENED_AS_GGUF },
   {
     method: 'runs.open',
+    field: 'embeddingModelPath',
+    rule: 'chosen-embedder',
+    enforcedBy: OPENED_AS_EMBEDDER,
+  },
+  // A fork may switch models (issue #24); left out, it keeps the source's.
+  { method: 'runs.fork', field: 'chatModelPath', rule: 'chosen-gguf', enforcedBy: OPENED_AS_GGUF },
+  {
+    method: 'runs.fork',
     field: 'embeddingModelPath',
     rule: 'chosen-embedder',
     enforcedBy: OPENED_AS_EMBEDDER,
@@ -208,6 +224,18 @@ export const FILE_BOUNDARY: readonly BoundaryEntry[] = [
     rule: 'upload-name',
     enforcedBy: 'main/api/interop.ts (stage)',
   },
+  // Models on a server (issue #24): a server id from Settings and a model name the server lists;
+  // neither is ever a path (the name is only sent to the server and stored in the run's record).
+  ...SERVER_MODEL_METHODS.flatMap((method) =>
+    (['chatServer', 'embeddingServer'] as const).flatMap((field) => [
+      { method, field: `${field}.serverId`, rule: 'data-id' as const },
+      { method, field: `${field}.model`, rule: 'label' as const },
+    ]),
+  ),
+  { method: 'servers.test', field: 'serverId', rule: 'data-id' },
+  { method: 'servers.setKey', field: 'serverId', rule: 'data-id' },
+  { method: 'settings.set', field: 'modelServers[].id', rule: 'data-id' },
+  { method: 'settings.set', field: 'modelServers[].name', rule: 'label' },
   { method: 'interop.inspectTiled', field: 'map', rule: 'label' },
   { method: 'interop.importTiled', field: 'map', rule: 'label' },
   { method: 'interop.importReverie', field: 'base', rule: 'label' },

@@ -20,6 +20,8 @@ import {
 } from '../models/manager';
 import { ModelError } from '../models/errors';
 import { createInteropHandlers } from './interop';
+import { createServerHandlers } from './serverHandlers';
+import { ServerKeyStore } from './serverKeys';
 import { createSettingsHandlers } from './settings';
 import type { OpenPackRequest } from '../../common/api/desktop';
 
@@ -36,6 +38,11 @@ export interface StudioHandlerOptions {
   settingsDir?: string;
   /** Packs the OS asked the desktop app to open (main/app); web mode has none. */
   openRequests?: { take(): OpenPackRequest[] };
+  /**
+   * The model servers' API keys (./serverKeys.ts); default: the key file beside settings.json,
+   * stored as given (web mode). The desktop app passes one with Electron's safeStorage.
+   */
+  serverKeys?: ServerKeyStore;
 }
 
 /** Emits a contract event; supplied by the serving layer. */
@@ -47,6 +54,8 @@ export function createStudioHandlers(
   emit: Emit,
 ): Handlers<CoreContract> {
   const modelsDir = join(opts.dataDir, 'models');
+  const settingsDir = opts.settingsDir ?? opts.dataDir;
+  const serverKeys = opts.serverKeys ?? new ServerKeyStore(settingsDir);
   const downloads = new Map<string, AbortController>();
 
   async function templateIds(): Promise<string[]> {
@@ -175,9 +184,11 @@ export function createStudioHandlers(
     },
     ...createInteropHandlers(),
     ...createSettingsHandlers({
-      homeDir: opts.settingsDir ?? opts.dataDir,
+      homeDir: settingsDir,
       activeDataDir: opts.dataDir,
+      serverKeys,
     }),
+    ...createServerHandlers({ keys: serverKeys }),
     'shell.takeOpenRequests': async () => opts.openRequests?.take() ?? [],
   };
 }

@@ -34,6 +34,7 @@ describe('settings.json', () => {
       snapshotEverySteps: 60,
       chatModelPath: null,
       embeddingModelPath: null,
+      modelServers: [],
     });
   });
 

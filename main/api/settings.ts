@@ -23,6 +23,7 @@ import {
 import { formatPath } from '../../common/scenario/errors';
 import { freeCores, resolveThreads } from '../models/llama/threads';
 import { inspectDataFolderSync, pathRefused } from './fileBoundary';
+import { ServerKeyStore } from './serverKeys';
 
 export const SETTINGS_FILE = 'settings.json';
 
@@ -188,6 +189,8 @@ export interface SettingsHandlerOptions {
   homeDir: string;
   /** The data folder this process uses. */
   activeDataDir: string;
+  /** The model servers' API keys (default: the key file beside settings.json, plain codec). */
+  serverKeys?: ServerKeyStore;
 }
 
 /** `settings.get` / `settings.set`. Saves are queued so two quick edits never race. */
@@ -196,9 +199,19 @@ export function createSettingsHandlers(
 ): Handlers<{ methods: typeof settingsMethods; events: Record<never, never> }> {
   let queue: Promise<unknown> = Promise.resolve();
   const file = join(opts.homeDir, SETTINGS_FILE);
+  const keys = opts.serverKeys ?? new ServerKeyStore(opts.homeDir);
 
-  function state(loaded: LoadedSettings): SettingsState {
+  async function state(loaded: LoadedSettings): Promise<SettingsState> {
     const restartRequired = dataFolderFrom(opts.homeDir, loaded.settings) !== opts.activeDataDir;
+    // A damaged key file must not take the whole Settings screen down: it says so instead.
+    let serversWithKey: string[] = [];
+    let keysNotice: string | null = null;
+    try {
+      const listed = new Set(loaded.settings.modelServers.map((s) => s.id));
+      serversWithKey = (await keys.ids()).filter((id) => listed.has(id));
+    } catch (error) {
+      keysNotice = (error as Error).message;
+    }
     return {
       settings: loaded.settings,
       file,
@@ -207,7 +220,8 @@ export function createSettingsHandlers(
       restartRequired,
       dataFolderNotice: restartRequired ? pendingFolderNotice(loaded.settings.dataFolder) : null,
       autoThreads: autoThreads(),
-      notice: loaded.notice,
+      serversWithKey,
+      notice: [loaded.notice, keysNotice].filter((n) => n !== null).join(' ') || null,
     };
   }
 
@@ -238,6 +252,10 @@ export function createSettingsHandlers(
         if (patch.dataFolder && patch.dataFolder !== current.settings.dataFolder)
           checkDataFolder(patch.dataFolder);
         await saveSettings(opts.homeDir, next, { keepDamaged: current.notice !== null });
+        // A server removed from the list takes its key with it (a damaged key file is left for
+        // the notice state() gives).
+        if (patch.modelServers)
+          await keys.keepOnly(next.modelServers.map((s) => s.id)).catch(() => undefined);
         return state({ settings: next, notice: null });
       });
       queue = run.catch(() => undefined);

@@ -143,6 +143,12 @@ vi.mock('electron', () => {
       },
     },
     shell: { openExternal: async () => undefined, openPath: async () => '' },
+    // Stands in for the OS keychain: a reversible scramble that is not the plain text.
+    safeStorage: {
+      isEncryptionAvailable: () => true,
+      encryptString: (text: string) => Buffer.from(`enc:${[...text].reverse().join('')}`),
+      decryptString: (data: Buffer) => [...data.toString().slice(4)].reverse().join(''),
+    },
     dialog: {
       showErrorBox: (title: string, message: string) => void f().errorBoxes.push([title, message]),
       showOpenDialog: async () => ({ canceled: true, filePaths: [] }),
@@ -434,5 +440,19 @@ describe('the Electron entry', () => {
     // The stand-in process dies at once: the call fails clearly instead of hanging.
     f.forks[0]!.child.emit('exit', 1);
     expect(await listing).toMatchObject({ ok: false });
+  });
+});
+
+describe("model servers' API keys in the app", () => {
+  it("are saved through Electron's safeStorage: the key file never holds the key itself", async () => {
+    const { call } = await start([]);
+    const key = 'sk-app-0123456789';
+    expect(await call('servers.setKey', { serverId: 'gpu-box', apiKey: key })).toEqual({
+      ok: true,
+      output: { hasKey: true },
+    });
+    const onDisk = await readFile(join(dataDir, 'server-keys.json'), 'utf8');
+    expect(onDisk).not.toContain(key);
+    expect(JSON.parse(onDisk).keys['gpu-box'].codec).toBe('safeStorage');
   });
 });

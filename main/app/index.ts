@@ -13,12 +13,14 @@ import {
   ipcMain,
   Menu,
   protocol,
+  safeStorage,
   screen,
   session,
   shell,
 } from 'electron';
 import { join, resolve } from 'node:path';
 import { createStudioApi } from '../api/studio';
+import { safeStorageKeyCodec } from '../api/serverKeys';
 import { CALL_CHANNEL, EVENT_CHANNEL } from '../../preload/bridge';
 import { CONTENT_SECURITY_POLICY } from '../host/server';
 import { defaultDataDir } from '../api/dataDir';
@@ -97,6 +99,8 @@ const api = createStudioApi({
   transport: 'electron',
   version: app.getVersion(),
   openRequests,
+  // Model servers' API keys are encrypted with the OS keychain's key (never plain on disk).
+  keyCodec: safeStorageKeyCodec(safeStorage),
 });
 
 /** Run at quit after the live run is closed (e.g. stopping the simulation process). */

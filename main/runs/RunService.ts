@@ -55,6 +55,8 @@ import {
   type StudioRun,
 } from './runFolder';
 import { RunLibrary, runFiles, zipRun } from './runLibrary';
+import { chosenModels, serversOf, type RunModels } from './serverModels';
+import { firstGone, ServerWatch, type RunServers } from './serverWatch';
 import { applyNow, interviewLive } from './steering';
 
 export { FAILURE_LINE } from './runFailure';
@@ -80,6 +82,11 @@ export interface RunServiceOptions {
   pid?: number;
   /** Cross-run lifestyle policies (`<dataDir>/policies` in the product); none: not kept. */
   policyStore?: PolicyStore;
+  /**
+   * Model servers (issue #24): a run on one that stops answering fails saying so, and resumes
+   * by itself when it answers again (serverWatch.ts). Absent: no server is asked.
+   */
+  servers?: RunServers;
 }
 
 type In<K extends keyof RunsContract['methods']> = ParsedInputOf<RunsContract, K>;
@@ -106,9 +113,12 @@ export class RunService {
   });
   /** Serialises whole-run transitions (create, open, fork, close, delete). */
   private readonly lifecycle = new Mutex();
+  /** A run stopped because its model server went away, waiting for it to answer. */
+  private readonly serverWatch: ServerWatch | null;
 
   constructor(private readonly opts: RunServiceOptions) {
     this.cache = new ModelCache(opts.models);
+    this.serverWatch = opts.servers ? new ServerWatch(opts.servers) : null;
     this.pid = opts.pid ?? process.pid;
     this.library = new RunLibrary(opts.dataDir, this.pid, () =>
       this.live
@@ -134,9 +144,9 @@ export class RunService {
   handlers(): Handlers<RunsContract> {
     return {
       'runs.list': (i) => this.library.list(i),
-      'runs.create': (i) => this.lifecycle.run(() => this.create(i)),
-      'runs.open': (i) => this.lifecycle.run(() => this.open(i)),
-      'runs.close': (i) => this.lifecycle.run(() => this.close(i)),
+      'runs.create': (i) => this.transition(() => this.create(i)),
+      'runs.open': (i) => this.transition(() => this.open(i)),
+      'runs.close': (i) => this.transition(() => this.close(i), i.runId),
       'runs.play': (i) => this.stepping.play(i),
       'runs.pause': (i) => this.stepping.pause(i),
       'runs.step': (i) => this.stepping.step(i),
@@ -154,8 +164,8 @@ export class RunService {
           { kind: 'intervention', what: name, agentId: (args as { agentId?: string }).agentId },
           (live, turn) => applyNow(live, turn, name, args),
         ),
-      'runs.fork': (i) => this.lifecycle.run(() => this.fork(i)),
-      'runs.delete': (i) => this.lifecycle.run(() => this.remove(i)),
+      'runs.fork': (i) => this.transition(() => this.fork(i)),
+      'runs.delete': (i) => this.transition(() => this.remove(i), i.runId),
       'runs.export': (i) => this.exportZip(i),
       'runs.stats': (i) => this.library.stats(i),
       'runs.scenario': (i) => this.library.scenario(i),
@@ -172,8 +182,19 @@ export class RunService {
     };
   }
 
+  /**
+   * A whole-run transition the person asked for. Making any run live ends a wait for a model
+   * server (they have moved on, and a resume must not unload what they opened); closing or
+   * deleting ends it for that run (`only`).
+   */
+  private transition<T>(work: () => Promise<T>, only?: string): Promise<T> {
+    this.serverWatch?.cancel(only);
+    return this.lifecycle.run(work);
+  }
+
   /** Stops the live run after its step, snapshots it, releases its lock and the models. */
   async dispose(): Promise<void> {
+    this.serverWatch?.cancel();
     await this.lifecycle.run(async () => {
       if (this.live) await this.unload(this.live);
     });
@@ -211,7 +232,7 @@ export class RunService {
       scenarioId: input.scenarioId,
       scenarioName: scenario.name,
       createdAt: new Date().toISOString(),
-      models: { chat: input.chatModelPath, embedding: input.embeddingModelPath },
+      models: chosenModels(input),
       conditions: input.conditions,
       parent: null,
     };
@@ -230,7 +251,11 @@ export class RunService {
       // Nothing usable was written; leave no half run behind. The person who started it reads
       // why in the start dialog (this error) and the status event.
       rmSync(dir, { recursive: true, force: true });
-      throw this.refused(runId, describeFailure(error, 0, 'start'), error);
+      throw this.refused(
+        runId,
+        describeFailure((await this.goneServer(meta.models)) ?? error, 0, 'start'),
+        error,
+      );
     }
     this.makeLive(runId, dir, meta, sim, deps);
     return this.library.summaryOf(runId);
@@ -254,17 +279,14 @@ export class RunService {
     }
     await this.unloadLive();
     const meta = readStudioRun(dir);
-    const models = {
-      chat: input.chatModelPath ?? meta.models.chat,
-      embedding: input.embeddingModelPath ?? meta.models.embedding,
-    };
+    const models = chosenModels(input, meta.models);
     const last = listCheckpoints(dir).at(-1) ?? 0;
     this.emitStatus(input.runId, 'loading', last);
     let deps: LoadedDeps;
     try {
       deps = await this.loadModels(models);
     } catch (error) {
-      const failure = describeFailure(error, last, 'load');
+      const failure = describeFailure((await this.goneServer(models)) ?? error, last, 'load');
       recordFailure(dir, failure);
       throw this.refused(input.runId, failure, error, this.library.statusOf(input.runId, dir));
     }
@@ -329,6 +351,8 @@ export class RunService {
       name: input.name?.trim() || base.name,
       createdAt: new Date().toISOString(),
       parent: origin.parent,
+      // Models the fork names replace the source's (a server model instead of a file, say).
+      models: chosenModels(input, base.models),
       conditions,
     };
     this.emitStatus(runId, 'loading', at);
@@ -339,7 +363,11 @@ export class RunService {
       sim = Simulation.fork(fromDir, at, dir, deps.sim, changes ? { conditions } : {});
     } catch (error) {
       rmSync(dir, { recursive: true, force: true });
-      throw this.refused(runId, describeFailure(error, at, 'start'), error);
+      throw this.refused(
+        runId,
+        describeFailure((await this.goneServer(meta.models)) ?? error, at, 'start'),
+        error,
+      );
     }
     writeStudioRun(dir, meta);
     writeLock(dir, this.pid);
@@ -386,7 +414,7 @@ export class RunService {
     return {};
   }
 
-  private async loadModels(files: { chat: string; embedding: string }): Promise<LoadedDeps> {
+  private async loadModels(files: RunModels): Promise<LoadedDeps> {
     return loadedDeps(await this.cache.get(files.chat, files.embedding), this.opts.policyStore);
   }
 
@@ -451,11 +479,51 @@ export class RunService {
     this.live = null;
     this.ticker?.stop();
     removeLock(live.dir);
-    const failure = describeFailure(error, live.sim.step, 'step');
+    const playing = live.loop !== null && live.stepping === null;
+    // A run on a server that no longer answers fails for that reason, whatever the step said
+    // (a refused connection, a timeout, a 502 from a proxy): the person is told which server.
+    const gone = await this.goneServer(live.meta.models);
+    const failure = describeFailure(gone ?? error, live.sim.step, 'step');
     recordFailure(live.dir, failure);
     appendFailureLine(live.dir, failure);
     this.emitStatus(live.runId, 'stored', live.sim.step, failureLine(failure), failure);
+    if (gone) this.resumeWhenBack(live.runId, live.meta.models, playing, live.stepsPerSecond);
     return failure;
+  }
+
+  /** The first of the run's servers that does not answer now, as a failure cause; else null. */
+  private async goneServer(models: RunModels) {
+    const servers = this.opts.servers;
+    if (!servers) return null;
+    return firstGone(serversOf(models, servers.access), servers);
+  }
+
+  /**
+   * Waits for the run's servers to answer, then opens the run again (from its last snapshot,
+   * as a person would) and plays it on if it was playing. Gone again by then: waits again.
+   */
+  private resumeWhenBack(
+    runId: string,
+    models: RunModels,
+    play: boolean,
+    stepsPerSecond: number,
+  ): void {
+    const watch = this.serverWatch;
+    const servers = this.opts.servers;
+    if (!watch || !servers) return;
+    const ids = serversOf(models, servers.access).map((s) => s.id);
+    watch.watch(runId, ids, async () => {
+      try {
+        // Not through transition(): this is the watch's own resume, not the person moving on.
+        await this.lifecycle.run(() => this.open({ runId }));
+        if (play) await this.stepping.play({ runId, stepsPerSecond });
+      } catch {
+        // open() has said why in the run's status event and kept the failure; a server that
+        // went away again in the meantime is waited for again.
+        if (this.live?.runId !== runId && (await this.goneServer(models)))
+          this.resumeWhenBack(runId, models, play, stepsPerSecond);
+      }
+    });
   }
 
   /**

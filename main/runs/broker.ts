@@ -15,9 +15,11 @@ import type { Handlers } from '../../common/api/contract';
 import { ApiError, type ApiErrorShape } from '../../common/api/protocol';
 import { simEvents, simMethods, type SimContract } from '../../common/api/studio';
 import type { Emit } from '../api/handlers';
-import type { RunsBackendFactory } from '../api/studio';
+import type { ServerKeySource } from '../api/serverKeys';
+import type { RunsBackendContext, RunsBackendFactory } from '../api/studio';
 import { connectToProcess, type ProcessClient, type ProcessPort } from '../proc/channel';
 import { forkProcess } from '../proc/node';
+import { SET_SERVER_KEYS } from './serverKeysMessage';
 import { readSimOptions, simOptionsEnv, type SimOptions } from './simOptions';
 
 export interface RunsBrokerOptions {
@@ -29,7 +31,8 @@ export interface RunsBrokerOptions {
 
 /** The broker: `backend` goes into createStudioApi; `dispose` on quit. */
 export interface RunsBroker {
-  backend: RunsBackendFactory;
+  /** The context is optional here: a broker without one sends no API keys (tests). */
+  backend: (emit: Emit, context?: RunsBackendContext) => ReturnType<RunsBackendFactory>;
   /** The simulation process's id while one runs (tests kill it to simulate a crash). */
   readonly pid: number | undefined;
   /** Closes the live run (its snapshot is written) and stops the process. */
@@ -46,6 +49,10 @@ export function createRunsBroker(opts: RunsBrokerOptions): RunsBroker {
   let emit: Emit | null = null;
   let client: ProcessClient | null = null;
   let disposing = false;
+  /** The model servers' API keys (from the API the backend is served in). */
+  let serverKeys: ServerKeySource | null = null;
+  /** The key revision the current process holds (-1: none sent yet). */
+  let keysSent = -1;
   /** The run live in the current process, as its events told us. */
   let live: { runId: string; step: number } | null = null;
   /** The experiment running in the current process (its last summary), from `lab.*` events. */
@@ -83,6 +90,7 @@ export function createRunsBroker(opts: RunsBrokerOptions): RunsBroker {
     const port = opts.spawn();
     const started = connectToProcess(port);
     client = started;
+    keysSent = -1;
     live = null;
     experiment = null;
     for (const event of Object.keys(simEvents)) {
@@ -123,14 +131,37 @@ export function createRunsBroker(opts: RunsBrokerOptions): RunsBroker {
     if (disposing) {
       throw new ApiError({ code: 'transport', message: 'the studio is quitting' });
     }
-    const result = await start().call(method, input);
+    const current = start();
+    await sendKeys(current);
+    const result = await current.call(method, input);
     if (result.ok) return result.output;
     throw new ApiError(result.error as ApiErrorShape);
   }
 
+  /**
+   * Hands the process the servers' keys when it does not hold the current ones (a fresh process,
+   * a key saved since): a run may load a model on a server at any call that opens or starts one.
+   */
+  async function sendKeys(current: ProcessClient): Promise<void> {
+    if (!serverKeys || keysSent === serverKeys.revision) return;
+    const revision = serverKeys.revision;
+    let keys: Record<string, string>;
+    try {
+      keys = await serverKeys.all();
+    } catch (error) {
+      // A damaged key file: Settings says so; runs go on, servers without keys still answer.
+      log(`runs broker: ${(error as Error).message}`);
+      return;
+    }
+    const result = await current.call(SET_SERVER_KEYS, { keys });
+    if (!result.ok) throw new ApiError(result.error as ApiErrorShape);
+    if (client === current) keysSent = revision;
+  }
+
   return {
-    backend(e) {
+    backend(e, context) {
       emit = e;
+      serverKeys = context?.serverKeys ?? null;
       return Object.fromEntries(
         Object.keys(simMethods).map((method) => [method, (input: unknown) => call(method, input)]),
       ) as unknown as Handlers<SimContract>;

@@ -10,10 +10,11 @@ export interface ModelLoader {
   chat(path: string): Promise<LanguageModel>;
   embedding(path: string): Promise<Embedder>;
   /**
-   * What else a load depends on now (the settings: threads, context size…), as a key: a model
-   * loaded under another key is loaded again, so a change in Settings reaches the next run.
+   * What else the load of `path` depends on now (the settings: threads, context size…; a
+   * server's address and key), as a key: a model loaded under another key is loaded again, so a
+   * change in Settings reaches the next run.
    */
-  variant?(): string;
+  variant?(path: string): string;
 }
 
 interface Slot<T> {
@@ -80,7 +81,7 @@ export class ModelCache {
 
   /** The slot key of a file: the file and the loader's current variant. */
   private keyOf(file: string): string {
-    return `${file}\n${this.loader.variant?.() ?? ''}`;
+    return `${file}\n${this.loader.variant?.(file) ?? ''}`;
   }
 
   /** Unloads everything (process shutdown). */

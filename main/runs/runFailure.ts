@@ -2,7 +2,8 @@
  * Turns an error that stopped a run into what the person who started it reads: the reason (the
  * failing part's own message) and what to do about it, chosen from the error's kind — a prompt
  * the model cannot hold, answers that do not fit their schema, a model file that will not load,
- * too little memory, a full disk. Anything else is offered the one thing that always applies:
+ * too little memory, a full disk, a model server that does not answer or is no longer in Settings.
+ * Anything else is offered the one thing that always applies:
  * open the run again, which resumes it from its last snapshot. The failure is kept in the run's
  * studio-run.json (the library row) and its event log (the event panel).
  */
@@ -13,14 +14,23 @@ import { LOG_FILE } from '../engine/sim/runFiles';
 import { DiskFullError } from '../engine/sim/runDisk';
 import { ModelError, type ModelErrorCode } from '../models/errors';
 import { readStudioRun, writeStudioRun } from './runFolder';
+import { ServerGoneError, ServerMissingError } from './serverModels';
 
 /** What a run was doing when it failed (see {@link RunFailure}). */
 export type FailurePhase = RunFailure['phase'];
 
-/** The first ModelError or DiskFullError in the error's cause chain, if any. */
-function knownCause(error: unknown): ModelError | DiskFullError | null {
+type KnownCause = ModelError | DiskFullError | ServerGoneError | ServerMissingError;
+
+/** The first error of a kind with its own remedy in the error's cause chain, if any. */
+function knownCause(error: unknown): KnownCause | null {
   for (let e: unknown = error, depth = 0; e && depth < 8; depth++) {
-    if (e instanceof ModelError || e instanceof DiskFullError) return e;
+    if (
+      e instanceof ServerGoneError ||
+      e instanceof ServerMissingError ||
+      e instanceof ModelError ||
+      e instanceof DiskFullError
+    )
+      return e;
     e = (e as { cause?: unknown }).cause;
   }
   return null;
@@ -76,7 +86,23 @@ export function describeFailure(
   const cause = knownCause(error);
   let remedy: string;
   const known = cause instanceof ModelError ? MODEL_REMEDIES[cause.code] : undefined;
-  if (cause instanceof DiskFullError) {
+  if (cause instanceof ModelError && cause.adviceInMessage) {
+    // A server's error names its own setting (Settings › Model servers, the server's flags).
+    remedy = THEN[phase];
+  } else if (cause instanceof ServerGoneError) {
+    const fix = `Start the server at ${cause.server.baseUrl}, or change its address in Settings › Model servers`;
+    // After a step the run waits for the server (serverWatch.ts); a load or start is retried by hand.
+    remedy =
+      phase === 'step'
+        ? `${fix}; the run resumes by itself when the server answers.`
+        : `${fix}. ${THEN[phase]}`;
+  } else if (cause instanceof ServerMissingError) {
+    const another = 'another model (a file, or a model on a server in Settings › Model servers)';
+    remedy =
+      phase === 'start'
+        ? `Choose ${another} and start the run again.`
+        : `Open the run again choosing ${another}.`;
+  } else if (cause instanceof DiskFullError) {
     remedy = `Free some space on the disk that holds the data folder. ${THEN[phase]}`;
   } else if (known) {
     remedy = `${known} ${THEN[phase]}`;

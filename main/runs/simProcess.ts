@@ -5,22 +5,27 @@
  * (simOptions.ts). Runs and experiments share loaded models and take turns (lab/oneHeavyJob.ts).
  */
 import path from 'node:path';
-import { simContract } from '../../common/api/studio';
 import { FilePolicyStore } from '../engine/agent/policyStore';
 import { defaultDataDir } from '../api/dataDir';
 import { serveApi, type ServedApi } from '../api/serve';
 import { serveToParent } from '../proc/channel';
 import { parentPortOfThisProcess } from '../proc/node';
+import { probeServer } from '../models/server';
 import { LabService } from './lab/LabService';
 import { RunActivity } from './lab/oneHeavyJob';
 import { sharedModelLoader } from './lab/sharedModels';
 import { localModelLoader } from './localModels';
 import { RunService } from './RunService';
+import { settingsServerAccess } from './serverModels';
+import { ServerKeyRing, SET_SERVER_KEYS, simProcessContract } from './serverKeysMessage';
 import { currentSimOptions, readSimOptions } from './simOptions';
 
 const options = readSimOptions();
 const dataDir = options.dataDir ?? defaultDataDir();
-const models = sharedModelLoader(localModelLoader(options));
+// Model servers: Settings' list read fresh at each load; their keys as main last sent them.
+const keys = new ServerKeyRing();
+const servers = settingsServerAccess(options.settingsDir, (id) => keys.get(id));
+const models = sharedModelLoader(localModelLoader(options, servers));
 // eslint-disable-next-line prefer-const -- the activity names runs through the service built after it
 let service: RunService;
 const activity = new RunActivity((runId) => service.nameOf(runId));
@@ -36,6 +41,8 @@ service = new RunService({
   },
   // The setting as it is when each run starts.
   snapshotEverySteps: () => currentSimOptions(options).snapshotEverySteps,
+  // A run whose server stops answering waits for it and resumes (serverWatch.ts).
+  servers: { access: servers, probe: probeServer },
 });
 const startOptions = currentSimOptions(options);
 const lab = new LabService({
@@ -47,9 +54,13 @@ const lab = new LabService({
     ? { snapshotEverySteps: startOptions.snapshotEverySteps }
     : {}),
 });
-api = serveApi(simContract, {
+api = serveApi(simProcessContract, {
   ...activity.guard(service.handlers(), () => lab.busy),
   ...lab.handlers(),
+  [SET_SERVER_KEYS]: async (input) => {
+    keys.replace(input.keys);
+    return {};
+  },
 });
 serveToParent(api, parentPortOfThisProcess());
 

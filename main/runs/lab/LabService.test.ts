@@ -160,6 +160,30 @@ const progressOf = (events: Event[], id: string) =>
     .map((e) => e.payload);
 
 describe('the Lab (scripted model)', () => {
+  it('records an experiment on a model server as the run records it, and its cells load that', async () => {
+    const t = setup();
+    const server = { serverId: 'gpu-box', model: 'qwen2.5:7b' };
+    const { chatModelPath: _c, embeddingModelPath: _e, ...rest } = createInput();
+    const created = await t.call('lab.createExperiment', {
+      ...rest,
+      chatServer: server,
+      embeddingServer: { serverId: 'gpu-box', model: 'nomic-embed-text' },
+    });
+    await t.lab.idle();
+    const lab = JSON.parse(
+      readFileSync(path.join(t.dataDir, 'experiments', created.id, 'lab.json'), 'utf8'),
+    );
+    expect(lab.models).toEqual({
+      chat: 'server:gpu-box/qwen2.5:7b',
+      embedding: 'server:gpu-box/nomic-embed-text',
+    });
+    expect(new Set(t.loads)).toEqual(
+      new Set(['server:gpu-box/qwen2.5:7b', 'server:gpu-box/nomic-embed-text']),
+    );
+    const [listed] = await t.call('lab.listExperiments', { scenarioId: 'doc-1' });
+    expect(listed).toMatchObject({ status: 'done' });
+  });
+
   it('runs 1 seed × 2 conditions to a report, with progress, and lists it as done', async () => {
     const t = setup();
     const started = await t.call('lab.createExperiment', createInput());

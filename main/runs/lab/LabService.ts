@@ -42,6 +42,7 @@ import { interviewStoredRun, interviewTarget } from './interviewRun';
 import { LAB_FILE, type LabFile } from './labFile';
 import { LabPolicies } from './labPolicies';
 import { progressReporter } from './progress';
+import { chosenModels } from '../serverModels';
 
 /** Emits a `lab.onDid…` event (validated by the serving layer). */
 export type LabEmit = (
@@ -200,7 +201,8 @@ export class LabService {
       name,
       scenarioId: input.scenarioId,
       createdAt: new Date(this.now()).toISOString(),
-      models: { chat: input.chatModelPath, embedding: input.embeddingModelPath },
+      // A file path or `server:<id>/<model>` each, as a run records them (../serverModels.ts).
+      models: chosenModels(input),
       conditions: input.conditions,
       baseline,
       seeds: Array.from({ length: input.seeds }, (_, i) => (base + i) % 2 ** 32),

@@ -56,9 +56,9 @@ export function sharedModelLoader(loader: ModelLoader): ModelLoader {
   }
 
   return {
-    ...(loader.variant ? { variant: () => loader.variant!() } : {}),
+    ...(loader.variant ? { variant: (file: string) => loader.variant!(file) } : {}),
     async chat(file) {
-      const key = `${file}\n${loader.variant?.() ?? ''}`;
+      const key = `${file}\n${loader.variant?.(file) ?? ''}`;
       const { value, release } = await acquire(chats, key, () => loader.chat(file));
       return {
         id: value.id,
@@ -67,7 +67,7 @@ export function sharedModelLoader(loader: ModelLoader): ModelLoader {
       } satisfies LanguageModel;
     },
     async embedding(folder) {
-      const key = `${folder}\n${loader.variant?.() ?? ''}`;
+      const key = `${folder}\n${loader.variant?.(folder) ?? ''}`;
       const { value, release } = await acquire(embedders, key, () => loader.embedding(folder));
       return {
         id: value.id,
