@@ -2,9 +2,16 @@
  * "New experiment" for the open town: the conditions grid (ablation rows × cost layer off/on,
  * small-model guards on, paper-exact or both),
  * the chat models compared (the first is the experiment's; each further one repeats the picked
- * cells on it), the embedding model, seeds, game minutes per cell and interview depth.
+ * cells on it) or one model on a server, the embedding model (a folder or a server's), seeds,
+ * game minutes per cell and interview depth.
  */
 import { useEffect, useMemo, useState } from 'react';
+import { serverModelRef, type ServerModelChoice } from '../../../common/api/servers';
+import {
+  ModelSourceSwitch,
+  ServerModelPicker,
+  type ModelSource,
+} from '../servers/ServerModelPicker';
 import { SMALLEST_EXPERIMENT } from '../../../common/api/lab';
 import type { Scenario } from '../../../common/scenario/schema';
 import { LabelledField } from '../components/LabelledField';
@@ -43,6 +50,10 @@ export function ExperimentForm({
   );
   const [chatModels, setChatModels] = useState<string[]>([]);
   const [embedPath, setEmbedPath] = useState('');
+  const [chatSource, setChatSource] = useState<ModelSource>('file');
+  const [embedSource, setEmbedSource] = useState<ModelSource>('file');
+  const [chatServer, setChatServer] = useState<ServerModelChoice | null>(null);
+  const [embedServer, setEmbedServer] = useState<ServerModelChoice | null>(null);
   const [name, setName] = useState('');
   // The smallest experiment by default: it ends with its report within minutes.
   const [seeds, setSeeds] = useState<number>(SMALLEST_EXPERIMENT.seeds);
@@ -69,7 +80,13 @@ export function ExperimentForm({
           why: `Experiment “${runningExperiment.name}” is running; one experiment at a time`,
         }
       : null;
-  const design = buildConditions(picked, chatModels, guardMode);
+  // On a server the experiment runs one model; comparing models is done with local files.
+  const onServer = chatSource === 'server';
+  const design = buildConditions(
+    picked,
+    onServer ? (chatServer?.model ? [serverModelRef(chatServer)] : []) : chatModels,
+    guardMode,
+  );
   const cells = (design?.conditions.length ?? 0) * seeds;
   // Each number refused says why, with its limit, under its field.
   const refused = {
@@ -79,7 +96,7 @@ export function ExperimentForm({
   };
   const valid =
     design !== null &&
-    embedPath !== '' &&
+    (embedSource === 'file' ? embedPath !== '' : !!embedServer?.model) &&
     !refused.seeds &&
     !refused.minutes &&
     !refused.battery &&
@@ -105,8 +122,10 @@ export function ExperimentForm({
       baseline: design.baseline,
       seeds,
       gameMinutes: minutes,
-      chatModelPath: chatModels[0],
-      embeddingModelPath: embedPath,
+      ...(onServer && chatServer ? { chatServer } : { chatModelPath: chatModels[0] }),
+      ...(embedSource === 'server' && embedServer
+        ? { embeddingServer: embedServer }
+        : { embeddingModelPath: embedPath }),
       batteryPerCategory: battery,
     });
   };
@@ -176,15 +195,30 @@ export function ExperimentForm({
       </LabelledField>
 
       <fieldset className="lab-models">
-        <legend className="field__label">Language models compared</legend>
-        {!lab.modelsLoaded ? (
+        <legend className="field__label">
+          {onServer ? 'Language model' : 'Language models compared'}
+        </legend>
+        <ModelSourceSwitch
+          value={chatSource}
+          onChange={setChatSource}
+          label="Where the language model runs"
+          testIdPrefix="lab-chat"
+        />
+        {onServer ? (
+          <ServerModelPicker
+            value={chatServer}
+            onChange={setChatServer}
+            testIdPrefix="lab-chat"
+            purpose="chat"
+          />
+        ) : !lab.modelsLoaded ? (
           <p className="muted">Looking for models…</p>
         ) : chats.length === 0 ? (
           <p className="muted" data-testid="lab-no-models">
             No language model yet. Add one when you start a run: “+ New run” under “Runs of this
             town”, then download the recommended model, or type the full path of a GGUF file you
             have and press “Use this file” (it is remembered and listed here). Or copy a .gguf file
-            into {lab.modelsDir || 'the models folder'}.
+            into {lab.modelsDir || 'the models folder'}. Or pick “A model on a server”.
           </p>
         ) : (
           chats.map((m) => (
@@ -203,11 +237,25 @@ export function ExperimentForm({
           ))
         )}
       </fieldset>
-
-      <div className="lab-form__grid">
-        <LabelledField label="Embedding model">
+      <fieldset className="lab-models">
+        <legend className="field__label">Embedding model</legend>
+        <ModelSourceSwitch
+          value={embedSource}
+          onChange={setEmbedSource}
+          label="Where the embedding model runs"
+          testIdPrefix="lab-embedding"
+        />
+        {embedSource === 'server' ? (
+          <ServerModelPicker
+            value={embedServer}
+            onChange={setEmbedServer}
+            testIdPrefix="lab-embedding"
+            purpose="embedding"
+          />
+        ) : (
           <select
             className="select"
+            aria-label="Embedding model folder"
             data-testid="lab-embedding"
             value={embedPath}
             onChange={(e) => setEmbedPath(e.target.value)}
@@ -219,7 +267,10 @@ export function ExperimentForm({
               </option>
             ))}
           </select>
-        </LabelledField>
+        )}
+      </fieldset>
+
+      <div className="lab-form__grid">
         <LabelledField label="Name">
           <input
             data-testid="lab-name"

@@ -10,6 +10,7 @@ import { downloadBytes } from '../util/download';
 import { LabelledField } from '../components/LabelledField';
 import { cellKeyOf, type LabState } from './labStore';
 import { etaLabel, formatSeconds, progressLabel } from './progressText';
+import { useDescribeModel } from '../servers/serversStore';
 
 const STATUS_LABEL: Record<ExperimentSummary['status'], string> = {
   running: 'Running',
@@ -22,6 +23,8 @@ export function ExperimentList({
 }: {
   lab: Pick<LabState, 'experiments' | 'loaded' | 'selected' | 'select' | 'progress'>;
 }) {
+  // A model on a server is named with the server ("SmolLM2 on Lab box (127.0.0.1:8080)").
+  const describe = useDescribeModel();
   if (!lab.loaded) return <p className="muted">Loading experiments…</p>;
   if (lab.experiments.length === 0) {
     return (
@@ -51,6 +54,7 @@ export function ExperimentList({
               <span className="muted lab-list__meta">
                 {e.conditions.length} × {e.seeds.length} ·{' '}
                 {p ? `${Math.round(p.fraction * 100)}%` : `${e.cellsDone}/${e.cells} cells`} ·{' '}
+                {e.models ? `${describe(e.models.chat)} · ` : ''}
                 {new Date(e.createdAt).toLocaleString()}
               </span>
             </button>
@@ -168,6 +172,7 @@ export function ExperimentDetail({
   canOpenCells: boolean;
 }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const describe = useDescribeModel();
   const p = lab.progress[summary.id];
   const report = lab.report?.id === summary.id ? lab.report : null;
   const slug = summary.id;
@@ -233,7 +238,7 @@ export function ExperimentDetail({
         {summary.seeds.length} seed{summary.seeds.length === 1 ? '' : 's'} ·{' '}
         {formatSeconds(summary.gameSeconds)} of game time per cell · {summary.cellsDone}/
         {summary.cells} cells done
-        {summary.models ? ` · ${summary.models.chat.split(/[\\/]/).pop()}` : ''}
+        {summary.models ? ` · ${describe(summary.models.chat)}` : ''}
       </p>
       {!summary.resumable && summary.status !== 'done' && (
         <p className="muted">Made by the command line: resume it there with the same command.</p>

@@ -1,9 +1,11 @@
 /**
  * "Fork at step N": a new run that continues from a snapshot of this one, under a name and with
- * the cost-layer switches and small-model guards the user picks (the parent's to begin with). Forking one moment twice,
- * the layer on and then off, is Affordable Generative Agents' comparison from that moment.
+ * the language model, cost-layer switches and small-model guards the user picks (the parent's to
+ * begin with). Forking one moment twice, the layer on and then off, is Affordable Generative
+ * Agents' comparison from that moment; forking it onto a server's model compares models. The
+ * embeddings stay the parent's: its memories were embedded with them.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Dialog } from '../components/Dialog';
 import { FormActions } from '../components/FormActions';
 import { LabelledField } from '../components/LabelledField';
@@ -11,6 +13,9 @@ import { ALL_GUARDS_ON, GUARD_IDS, type Guards } from '../../../common/runs/guar
 import { CostLayerFields, type CostLayerSwitches } from './CostLayerFields';
 import { GuardFields } from './GuardFields';
 import { useRun, useRunStore } from './RunProvider';
+import type { ServerModelChoice } from '../../../common/api/servers';
+import { ServerModelPicker, type ModelSource } from '../servers/ServerModelPicker';
+import { useDescribeModel } from '../servers/serversStore';
 
 export function ForkDialog({
   at,
@@ -44,9 +49,25 @@ export function ForkDialog({
   const parentGuards = summary?.conditions.guards ?? ALL_GUARDS_ON;
   const [guards, setGuards] = useState<Guards>(parentGuards);
   const guardsChanged = GUARD_IDS.some((id) => guards[id] !== parentGuards[id]);
+  const describe = useDescribeModel();
+  const localChats = useRun((s) => s.models.local).filter((m) => m.kind === 'chat');
+  const modelsLoaded = useRun((s) => s.models.loaded);
+  const [modelSource, setModelSource] = useState<ModelSource | 'parent'>('parent');
+  const [chatPath, setChatPath] = useState('');
+  const [chatServer, setChatServer] = useState<ServerModelChoice | null>(null);
+  useEffect(() => {
+    if (modelSource === 'file' && !modelsLoaded) void store.getState().loadModels();
+  }, [modelSource, modelsLoaded, store]);
+  useEffect(() => {
+    if (!chatPath && localChats[0]) setChatPath(localChats[0].path);
+  }, [chatPath, localChats]);
+  const modelReady =
+    modelSource === 'parent' || (modelSource === 'file' ? !!chatPath : !!chatServer?.model);
   const submit = async () => {
     const ok = await store.getState().fork(frameStep, {
       name: name.trim() || undefined,
+      ...(modelSource === 'file' ? { chatModelPath: chatPath } : {}),
+      ...(modelSource === 'server' && chatServer ? { chatServer } : {}),
       ...(changed ? { costLayer } : {}),
       ...(guardsChanged ? { guards } : {}),
     });
@@ -59,7 +80,7 @@ export function ForkDialog({
         className="start-run"
         onSubmit={(e) => {
           e.preventDefault();
-          if (!pending) void submit();
+          if (!pending && modelReady) void submit();
         }}
       >
         <p className="field__hint" data-testid="fork-from">
@@ -81,6 +102,77 @@ export function ForkDialog({
             onChange={(e) => setName(e.target.value)}
           />
         </LabelledField>
+        <div className="start-run__model">
+          <span className="field__label">Language model</span>
+          <div className="fork__models" role="radiogroup" aria-label="The fork's language model">
+            <label className="toggle">
+              <input
+                type="radio"
+                data-testid="fork-model-parent"
+                checked={modelSource === 'parent'}
+                onChange={() => setModelSource('parent')}
+              />
+              As this run:{' '}
+              <span data-testid="fork-parent-model">
+                {summary ? describe(summary.models.chat) : '–'}
+              </span>
+            </label>
+            <label className="toggle">
+              <input
+                type="radio"
+                data-testid="fork-source-file"
+                checked={modelSource === 'file'}
+                onChange={() => setModelSource('file')}
+              />
+              A file on this computer
+            </label>
+            <label className="toggle">
+              <input
+                type="radio"
+                data-testid="fork-source-server"
+                checked={modelSource === 'server'}
+                onChange={() => setModelSource('server')}
+              />
+              A model on a server
+            </label>
+          </div>
+          {modelSource === 'file' &&
+            (!modelsLoaded ? (
+              <p className="muted">Looking for models…</p>
+            ) : localChats.length === 0 ? (
+              <p className="muted">
+                No language model on this computer yet: add one from the start dialog (“+ New run”),
+                or fork onto a server’s model.
+              </p>
+            ) : (
+              <select
+                className="select"
+                aria-label="Language model file"
+                data-testid="fork-chat-model"
+                value={chatPath}
+                onChange={(e) => setChatPath(e.target.value)}
+              >
+                {localChats.map((m) => (
+                  <option key={m.path} value={m.path}>
+                    {m.name}
+                  </option>
+                ))}
+              </select>
+            ))}
+          {modelSource === 'server' && (
+            <ServerModelPicker
+              value={chatServer}
+              onChange={setChatServer}
+              testIdPrefix="fork-chat"
+              purpose="chat"
+            />
+          )}
+          <span className="field__hint">
+            Embeddings stay this run’s
+            {summary ? ` (${describe(summary.models.embedding)})` : ''}: its memories were embedded
+            with them.
+          </span>
+        </div>
         <CostLayerFields
           value={costLayer}
           onChange={setCostLayer}
@@ -105,7 +197,7 @@ export function ForkDialog({
           className="dialog__actions"
           onCancel={onClose}
           submitTestId="fork-submit"
-          disabled={!!pending}
+          disabled={!!pending || !modelReady}
         >
           {pending ?? 'Fork'}
         </FormActions>

@@ -8,8 +8,8 @@ import { useStudio } from '../stores/studioStore';
 import { downloadBytes } from '../util/download';
 import { useRun, useRunStore } from './RunProvider';
 import { RESUME_HINT } from './resumeHint';
+import { useDescribeModel } from '../servers/serversStore';
 import {
-  baseName,
   compact,
   conditionsLabel,
   duration,
@@ -73,6 +73,8 @@ function RunItem({ run }: { run: RunSummary }) {
   // measured with the town's step length.
   const secondsPerStep = useStudio((s) => s.doc?.settings.secondsPerStep);
   const [confirming, setConfirming] = useState(false);
+  // A model on a server is named with the server ("SmolLM2 on Lab box (127.0.0.1:8080)").
+  const model = useDescribeModel()(run.models.chat);
   const conditions = conditionsLabel(run.conditions);
   const live = run.status === 'running' || run.status === 'paused' || run.status === 'loading';
   return (
@@ -128,8 +130,8 @@ function RunItem({ run }: { run: RunSummary }) {
             {forkedFrom(run.parent, parentName)}
           </span>
         )}
-        <span className="library-item__meta">
-          {baseName(run.models.chat)} · {new Date(run.createdAt).toLocaleString()}
+        <span className="library-item__meta" data-testid="run-item-model" title={model}>
+          {model} · {new Date(run.createdAt).toLocaleString()}
         </span>
       </button>
       {confirming ? (

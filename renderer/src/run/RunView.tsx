@@ -21,6 +21,7 @@ import { RESUME_HINT } from './resumeHint';
 import { RUN_SHORTCUTS } from '../shortcuts/registry';
 import { useShortcuts } from '../shortcuts/useShortcuts';
 import type { RunSummary } from '../../../common/api/runs';
+import { useDescribeModel } from '../servers/serversStore';
 
 const SPEEDS: { value: number; label: string }[] = [
   { value: 1, label: '1 step/s' },
@@ -329,6 +330,7 @@ function StatusBar() {
       viewStep: s.viewStep,
     })),
   );
+  const describe = useDescribeModel();
   return (
     <div className="run-status-bar" data-testid="run-status-bar">
       <span className="run-status-bar__clock" data-testid="run-clock">
@@ -368,6 +370,11 @@ function StatusBar() {
       {summary && (
         <span title="Prompt and generated tokens so far" data-testid="run-tokens">
           {compact(summary.tokens)} tokens
+        </span>
+      )}
+      {summary && (
+        <span className="run-status-bar__model" data-testid="run-model">
+          {describe(summary.models.chat)}
         </span>
       )}
     </div>

@@ -1,17 +1,24 @@
 /**
  * Starting a run of the open town: the chat and embedding models (what is on disk, the
- * recommended download with progress, or a file the user already has), the start time, the
- * speed, and the conditions (cost layer switches, ablation, small-model guards).
+ * recommended download with progress, a file the user already has, or a model on one of
+ * Settings' model servers), the start time, the speed, and the conditions (cost layer switches,
+ * ablation, small-model guards).
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { ABLATIONS, runConditionsSchema, type Ablation } from '../../../common/runs/conditions';
 import { ALL_GUARDS_ON, type Guards } from '../../../common/runs/guards';
+import type { ServerModelChoice } from '../../../common/api/servers';
 import { studio } from '../api/studio';
 import { Dialog } from '../components/Dialog';
 import { FormActions } from '../components/FormActions';
 import { LabelledField } from '../components/LabelledField';
 import { useStudio } from '../stores/studioStore';
+import {
+  ModelSourceSwitch,
+  ServerModelPicker,
+  type ModelSource,
+} from '../servers/ServerModelPicker';
 import { CostLayerFields, type CostLayerSwitches } from './CostLayerFields';
 import { GuardFields } from './GuardFields';
 import { useRun, useRunStore } from './RunProvider';
@@ -58,6 +65,10 @@ export function StartRunDialog({ onClose }: { onClose(): void }) {
   const embedders = models.local.filter((m) => m.kind === 'embedding');
   const [chatPath, setChatPath] = useState('');
   const [embedPath, setEmbedPath] = useState('');
+  const [chatSource, setChatSource] = useState<ModelSource>('file');
+  const [embedSource, setEmbedSource] = useState<ModelSource>('file');
+  const [chatServer, setChatServer] = useState<ServerModelChoice | null>(null);
+  const [embedServer, setEmbedServer] = useState<ServerModelChoice | null>(null);
   const [name, setName] = useState('');
   const [start, setStart] = useState(doc ? toLocalInput(doc.settings.startTime) : '');
   const [play, setPlay] = useState('paused');
@@ -99,14 +110,18 @@ export function StartRunDialog({ onClose }: { onClose(): void }) {
   }, [models]);
 
   if (!doc) return null;
-  const ready = chatPath && embedPath && !pending;
+  const chatReady = chatSource === 'file' ? !!chatPath : !!chatServer?.model;
+  const embedReady = embedSource === 'file' ? !!embedPath : !!embedServer?.model;
+  const ready = chatReady && embedReady && !pending;
   const submit = async () => {
     const ok = await store.getState().startRun({
       scenario: doc,
       scenarioId: doc.id,
       name: name.trim() || undefined,
-      chatModelPath: chatPath,
-      embeddingModelPath: embedPath,
+      ...(chatSource === 'server' && chatServer ? { chatServer } : { chatModelPath: chatPath }),
+      ...(embedSource === 'server' && embedServer
+        ? { embeddingServer: embedServer }
+        : { embeddingModelPath: embedPath }),
       startTime: start && start !== toLocalInput(doc.settings.startTime) ? start : undefined,
       conditions: runConditionsSchema.parse({ ablation, costLayer, guards }),
       playAt: play === 'paused' ? null : Number(play),
@@ -117,8 +132,14 @@ export function StartRunDialog({ onClose }: { onClose(): void }) {
   const pickFromDisk = async () => {
     const model = await store.getState().useModelFromDisk(diskPath);
     if (!model) return;
-    if (model.kind === 'chat') setChatPath(model.path);
-    else setEmbedPath(model.path);
+    // A file picked is what the user wants to run on, even with "a model on a server" chosen.
+    if (model.kind === 'chat') {
+      setChatPath(model.path);
+      setChatSource('file');
+    } else {
+      setEmbedPath(model.path);
+      setEmbedSource('file');
+    }
     setDiskPath('');
   };
 
@@ -132,10 +153,18 @@ export function StartRunDialog({ onClose }: { onClose(): void }) {
         }}
       >
         <h3 className="start-run__heading">Models</h3>
-        {!models.loaded ? (
-          <p className="muted">Looking for models…</p>
-        ) : (
-          <>
+        <ModelBlock
+          label="Language model"
+          testIdPrefix="start-chat"
+          source={chatSource}
+          onSource={setChatSource}
+          server={chatServer}
+          onServer={setChatServer}
+          purpose="chat"
+        >
+          {!models.loaded ? (
+            <p className="muted">Looking for models…</p>
+          ) : (
             <ModelSelect
               label="Language model"
               testId="start-chat-model"
@@ -145,6 +174,18 @@ export function StartRunDialog({ onClose }: { onClose(): void }) {
               missing={recommended.chat}
               download={download}
             />
+          )}
+        </ModelBlock>
+        <ModelBlock
+          label="Embedding model"
+          testIdPrefix="start-embedding"
+          source={embedSource}
+          onSource={setEmbedSource}
+          server={embedServer}
+          onServer={setEmbedServer}
+          purpose="embedding"
+        >
+          {models.loaded && (
             <ModelSelect
               label="Embedding model"
               testId="start-embedding-model"
@@ -154,6 +195,10 @@ export function StartRunDialog({ onClose }: { onClose(): void }) {
               missing={recommended.embedding}
               download={download}
             />
+          )}
+        </ModelBlock>
+        {models.loaded && (chatSource === 'file' || embedSource === 'file') && (
+          <>
             {models.recommendation && (
               <p className="field__hint">
                 Recommended for this computer: {models.recommendation.reason}
@@ -255,6 +300,50 @@ export function StartRunDialog({ onClose }: { onClose(): void }) {
   );
 }
 
+/** One model's choice: where it runs (a file or a server), then what is picked there. */
+function ModelBlock({
+  label,
+  testIdPrefix,
+  source,
+  onSource,
+  server,
+  onServer,
+  purpose,
+  children,
+}: {
+  label: string;
+  testIdPrefix: string;
+  source: ModelSource;
+  onSource(source: ModelSource): void;
+  server: ServerModelChoice | null;
+  onServer(choice: ServerModelChoice | null): void;
+  purpose: 'chat' | 'embedding';
+  /** The file picker. */
+  children: ReactNode;
+}) {
+  return (
+    <div className="start-run__model" data-testid={`${testIdPrefix}-block`}>
+      <span className="field__label">{label}</span>
+      <ModelSourceSwitch
+        value={source}
+        onChange={onSource}
+        label={`Where the ${label.toLowerCase()} runs`}
+        testIdPrefix={testIdPrefix}
+      />
+      {source === 'file' ? (
+        children
+      ) : (
+        <ServerModelPicker
+          value={server}
+          onChange={onServer}
+          testIdPrefix={testIdPrefix}
+          purpose={purpose}
+        />
+      )}
+    </div>
+  );
+}
+
 function ModelSelect({
   label,
   testId,
@@ -276,10 +365,10 @@ function ModelSelect({
   const downloading = download && missing && download.modelId === missing.id;
   return (
     <div className="field">
-      <span className="field__label">{label}</span>
       {models.length > 0 ? (
         <select
           className="select"
+          aria-label={label}
           data-testid={testId}
           value={value}
           onChange={(e) => onChange(e.target.value)}

@@ -14,6 +14,7 @@ import type {
 } from '../../../common/api/runs';
 import type { CostLayer, RunConditions } from '../../../common/runs/conditions';
 import type { Guards } from '../../../common/runs/guards';
+import type { ServerModelChoice } from '../../../common/api/servers';
 import type { Scenario } from '../../../common/scenario/schema';
 import type { Bookmark, BookmarkStore } from './bookmarks';
 import type { EventEntry } from './eventEntries';
@@ -58,8 +59,11 @@ export interface StartRunOptions {
   scenario: Scenario;
   scenarioId: string | null;
   name?: string;
-  chatModelPath: string;
-  embeddingModelPath: string;
+  /** The models: a file or a model on a server each (common/api/servers.ts). */
+  chatModelPath?: string;
+  chatServer?: ServerModelChoice;
+  embeddingModelPath?: string;
+  embeddingServer?: ServerModelChoice;
   startTime?: string;
   conditions: RunConditions;
   /** Steps per second to play at once (null: stay paused at step 0). */
@@ -154,7 +158,14 @@ export interface RunState {
    */
   fork(
     step: number,
-    choices?: { name?: string; costLayer?: Partial<CostLayer>; guards?: Partial<Guards> },
+    choices?: {
+      name?: string;
+      costLayer?: Partial<CostLayer>;
+      guards?: Partial<Guards>;
+      /** Absent: the parent's chat model. */
+      chatModelPath?: string;
+      chatServer?: ServerModelChoice;
+    },
   ): Promise<boolean>;
   deleteRun(runId: string): Promise<void>;
   exportRun(runId: string): Promise<{ fileName: string; bytes: Uint8Array<ArrayBuffer> } | null>;

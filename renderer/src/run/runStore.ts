@@ -313,7 +313,9 @@ export function createRunStore(deps: RunDeps): RunStore {
               scenarioId: opts.scenarioId,
               name: opts.name || undefined,
               chatModelPath: opts.chatModelPath,
+              chatServer: opts.chatServer,
               embeddingModelPath: opts.embeddingModelPath,
+              embeddingServer: opts.embeddingServer,
               startTime: opts.startTime || undefined,
               conditions: opts.conditions,
             });

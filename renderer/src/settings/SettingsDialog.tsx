@@ -1,8 +1,8 @@
 /**
  * The settings screen: data folder (checked on save, created and used after a restart), inference
- * threads, GPU on/off, context size, snapshot interval and the default chat and embedding models
- * (chosen from the models in the data folder). Nothing is saved until "Save"; a damaged
- * settings.json shows its notice here.
+ * threads, GPU on/off, context size, snapshot interval, the default chat and embedding models
+ * (chosen from the models in the data folder) and the model servers. Nothing is saved until
+ * "Save" (servers' API keys included); a damaged settings.json shows its notice here.
  */
 import { useEffect, useId, useState } from 'react';
 import type { SettingsState } from '../../../common/api/settings';
@@ -11,12 +11,21 @@ import { studio } from '../api/studio';
 import { Dialog } from '../components/Dialog';
 import { FormActions } from '../components/FormActions';
 import { useStudio } from '../stores/studioStore';
+import { applySettingsState, type SettingsSection } from '../servers/serversStore';
 import { fromDraft, toDraft, type DraftErrors, type SettingsDraft } from './form';
+import { ModelServersSection, type PendingKeys } from './ModelServersSection';
 import './settings.css';
 
 type Loaded = { state: SettingsState; models: LocalModelSummary[]; modelsError: string | null };
 
-export function SettingsDialog({ onClose }: { onClose(): void }) {
+export function SettingsDialog({
+  onClose,
+  section = null,
+}: {
+  onClose(): void;
+  /** The part to scroll to (a form's "Open Settings › Model servers"). */
+  section?: SettingsSection | null;
+}) {
   const showToast = useStudio((s) => s.showToast);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -24,6 +33,7 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
   const [errors, setErrors] = useState<DraftErrors>({});
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const [keys, setKeys] = useState<PendingKeys>({});
 
   useEffect(() => {
     let live = true;
@@ -37,6 +47,8 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
           ),
         ]);
         if (!live) return;
+        // The forms that offer servers follow what Settings holds now.
+        applySettingsState(state);
         setLoaded({ state, models: models.list, modelsError: models.error });
         setDraft(toDraft(state.settings));
       } catch (err) {
@@ -68,7 +80,24 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
     setSaveError(null);
     try {
       // A new data folder is only checked now; it is created when the studio next starts.
-      const state = await studio.settings.set(checked.settings);
+      let state = await studio.settings.set(checked.settings);
+      // Keys after the list, so a key is never saved for a server the list refused.
+      const failed: string[] = [];
+      for (const [serverId, apiKey] of Object.entries(keys)) {
+        await studio.servers.setKey({ serverId, apiKey }).catch((err: Error) => {
+          const name = checked.settings.modelServers.find((s) => s.id === serverId)?.name;
+          failed.push(`${name ?? serverId}: ${err.message}`);
+        });
+      }
+      if (Object.keys(keys).length > 0) state = await studio.settings.get({});
+      applySettingsState(state);
+      setKeys({});
+      if (failed.length > 0) {
+        setSaveError(
+          `Settings saved, but these API keys were not: ${failed.join('; ')}. Type the key again and Save.`,
+        );
+        return;
+      }
       showToast(
         state.restartRequired
           ? `Settings saved. ${state.dataFolderNotice ?? 'Restart the studio to use the new data folder.'}`
@@ -197,6 +226,21 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
               )
             )}
           </Section>
+          <ModelServersSection
+            servers={draft.modelServers}
+            savedKeys={loaded.state.serversWithKey}
+            keys={keys}
+            focus={section === 'servers'}
+            onChange={(modelServers, nextKeys) => {
+              edit({ modelServers });
+              setKeys(nextKeys);
+            }}
+          />
+          {errors.modelServers && (
+            <p className="settings__error" role="alert">
+              Model servers: {errors.modelServers}
+            </p>
+          )}
           <p className="field__hint">
             Saved in <code data-testid="settings-file">{loaded.state.file}</code>
           </p>

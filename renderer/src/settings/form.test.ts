@@ -14,6 +14,7 @@ describe('settings form draft', () => {
       snapshotEverySteps: '60',
       chatModelPath: '',
       embeddingModelPath: '',
+      modelServers: [],
     });
     const s = {
       dataFolder: '/data/sim',
@@ -23,6 +24,17 @@ describe('settings form draft', () => {
       snapshotEverySteps: 5,
       chatModelPath: '/m/q.gguf',
       embeddingModelPath: '/m/minilm',
+      modelServers: [
+        {
+          id: 'lab-box',
+          name: 'Lab box',
+          baseUrl: 'http://127.0.0.1:8080/v1',
+          kind: 'llama.cpp' as const,
+          contextTokens: null,
+          timeoutSeconds: 300,
+          parallel: 4,
+        },
+      ],
     };
     expect(fromDraft(toDraft(s))).toEqual({ ok: true, settings: s });
     expect(fromDraft(toDraft(defaults))).toEqual({ ok: true, settings: defaults });

@@ -11,6 +11,7 @@ import {
   studioSettingsSchema,
   type StudioSettings,
 } from '../../../common/api/settings';
+import type { ModelServer } from '../../../common/api/servers';
 
 export interface SettingsDraft {
   dataFolder: string;
@@ -20,6 +21,8 @@ export interface SettingsDraft {
   snapshotEverySteps: string;
   chatModelPath: string;
   embeddingModelPath: string;
+  /** Edited as whole servers by the Model servers section (servers/serverForm.ts checks each). */
+  modelServers: ModelServer[];
 }
 
 export type DraftErrors = Partial<Record<keyof SettingsDraft, string>>;
@@ -33,6 +36,7 @@ export function toDraft(s: StudioSettings): SettingsDraft {
     snapshotEverySteps: String(s.snapshotEverySteps),
     chatModelPath: s.chatModelPath ?? '',
     embeddingModelPath: s.embeddingModelPath ?? '',
+    modelServers: s.modelServers,
   };
 }
 
@@ -70,6 +74,7 @@ export function fromDraft(
     snapshotEverySteps,
     chatModelPath: orNull(draft.chatModelPath),
     embeddingModelPath: orNull(draft.embeddingModelPath),
+    modelServers: draft.modelServers,
   };
   const parsed = studioSettingsSchema.safeParse(candidate);
   if (!parsed.success) {

@@ -11,6 +11,7 @@ import { studio } from '../api/studio';
 import { TemplateGalleryDialog } from '../components/TemplateGallery';
 import { SettingsDialog } from '../settings/SettingsDialog';
 import { useStudioStore } from '../stores/studioStore';
+import { closeSettings, openSettings, useServers } from '../servers/serversStore';
 import { STUDIO_SHORTCUTS } from '../shortcuts/registry';
 import { isTyping, useShortcuts } from '../shortcuts/useShortcuts';
 import { base64ToBytes } from '../util/base64';
@@ -18,7 +19,8 @@ import { downloadBytes } from '../util/download';
 
 export function DesktopShell() {
   const store = useStudioStore();
-  const [settingsOpen, setSettingsOpen] = useState(false);
+  // In the shared servers store, so the run and Lab forms can open it at "Model servers".
+  const settings = useServers((s) => s.settings);
   const [galleryOpen, setGalleryOpen] = useState(false);
 
   const runCommand = useCallback(
@@ -42,7 +44,7 @@ export function DesktopShell() {
           else store.editor.redo();
           return;
         case 'settings':
-          return setSettingsOpen(true);
+          return openSettings();
       }
     },
     [store],
@@ -76,7 +78,7 @@ export function DesktopShell() {
     );
   }, [store]);
 
-  useShortcuts(STUDIO_SHORTCUTS, { 'studio.settings': () => setSettingsOpen(true) });
+  useShortcuts(STUDIO_SHORTCUTS, { 'studio.settings': () => openSettings() });
 
   return (
     <>
@@ -86,11 +88,11 @@ export function DesktopShell() {
         data-testid="settings-button"
         aria-label="Settings"
         title="Settings (Ctrl+,)"
-        onClick={() => setSettingsOpen(true)}
+        onClick={() => openSettings()}
       >
         ⚙
       </button>
-      {settingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}
+      {settings && <SettingsDialog section={settings.section} onClose={closeSettings} />}
       {galleryOpen && <TemplateGalleryDialog onClose={() => setGalleryOpen(false)} />}
     </>
   );
