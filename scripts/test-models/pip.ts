@@ -16,15 +16,18 @@ const UNREACHABLE =
   /NewConnectionError|Failed to establish a new connection|Max retries exceeded|Temporary failure in name resolution|Name or service not known|Connection (?:refused|reset|aborted)|Network is unreachable|Read timed out|ConnectTimeoutError|ProxyError|SSLError/;
 
 /**
- * `pip download --no-deps --only-binary=:all: -d <destination> <requirement>`.
+ * `pip download --no-deps --only-binary=:all: -d <destination> <requirement>` (a wheel), or
+ * with `--no-binary=:all:` for the source distribution (`format: 'sdist'`).
  * @throws ProvisionError (one line) when pip is missing, the index is unreachable or pip fails.
  */
 export async function pipDownload(
   requirement: string,
   destination: string,
   env: NodeJS.ProcessEnv,
+  format: 'wheel' | 'sdist' = 'wheel',
 ): Promise<void> {
-  const args = ['download', '--no-deps', '--only-binary=:all:', '-d', destination, requirement];
+  const only = format === 'wheel' ? '--only-binary=:all:' : '--no-binary=:all:';
+  const args = ['download', '--no-deps', only, '-d', destination, requirement];
   for (const pip of PIP_COMMANDS) {
     const result = await run(pip, args, env);
     if (result === 'not-found') continue;

@@ -1,5 +1,6 @@
 /**
- * `simulacra experiment`: N seeds × conditions over one scenario on local models, then the
+ * `simulacra experiment`: N seeds × conditions over one scenario on local models or a model on
+ * an OpenAI-compatible server (llama-server, Ollama, LM Studio, vLLM), then the
  * evaluation (interviews, diffusion, relationships, coordination, cost) and a report
  * (report.html, results.csv, results.json). Re-running the same command resumes: finished
  * cells and evaluations are skipped, unfinished runs continue from their last checkpoint.
@@ -7,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
+import { createServerModel } from '../../models/server/index';
 import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
 import { learnCalibration } from '../../engine/agent/costLayerCalibration';
 import type { Embedder, LanguageModel } from '../../models/types';
@@ -22,7 +24,8 @@ import { loadScenarioSource } from '../source';
 import { formatDuration, hoursToSteps, parseHours } from './run';
 
 const usage = `Usage: simulacra experiment <pack.simpack|folder> --conditions <file.json|preset,preset…> --out <dir>
-         --model <file.gguf> --embed <onnx-folder> [--seeds N] [--hours H | --steps N] [--eval <file.json>]
+         (--model <file.gguf> | --model-url <base url> --model-name <name> [--api-key <key>])
+         --embed <onnx-folder> [--seeds N] [--hours H | --steps N] [--eval <file.json>]
 
 Runs every condition with N seeds (the scenario's seed, +1, +2, …) for H game hours (default 1),
 each cell an ordinary run directory under <dir>/cells/<condition>/seed-<n>/, then evaluates
@@ -37,8 +40,55 @@ results.json. Running the same command again resumes where it stopped.
 unless the file says. "guards" switches small-model guards off ({"echoGuard": false, …}; all on
 when absent); the paper-exact preset turns them all off (README: Small-model guards).
 --eval <file.json>: evaluation settings (the "evaluation" object), replacing the file's.
-Options: --threads N (default 1), --context N (tokens per sequence), --sequences N,
---snapshot-every N (steps, default ${DEFAULT_SNAPSHOT_EVERY_STEPS}), --ban-incomplete-utf8 (generated test models).`;
+Model: --model <file.gguf> runs in this process (node-llama-cpp). Or a model on a server:
+--model-url <base url>       an OpenAI-compatible API root, e.g. http://127.0.0.1:8080/v1
+                             (llama-server, Ollama, LM Studio, vLLM; the kind is detected)
+--model-name <name>          the model as the server lists it in /v1/models
+--api-key <key>              sent as "Authorization: Bearer <key>" (hosted APIs)
+A condition's own "model" (a GGUF file) still runs in this process.
+Options: --threads N (default 1), --context N (tokens per sequence; on a server, the fallback
+when it does not report its context), --sequences N (sequences in parallel; on a server,
+requests in flight, default its slots), --snapshot-every N (steps, default
+${DEFAULT_SNAPSHOT_EVERY_STEPS}), --ban-incomplete-utf8 (generated test models).`;
+
+interface ServerFlags {
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+}
+
+/** `--model-url`, `--model-name`, `--api-key`, checked as `simulacra run` checks them. */
+function serverFlags(values: {
+  model?: string;
+  'model-url'?: string;
+  'model-name'?: string;
+  'api-key'?: string;
+}): ServerFlags | null {
+  const url = values['model-url'];
+  if (url === undefined) {
+    if (values['model-name'] !== undefined || values['api-key'] !== undefined) {
+      throw new UsageError('--model-name and --api-key go with --model-url');
+    }
+    return null;
+  }
+  if (values.model !== undefined) throw new UsageError('give --model or --model-url, not both');
+  if (!/^https?:\/\/[^\s/?#]+/.test(url)) {
+    throw new UsageError(
+      `--model-url expects an http:// or https:// address (e.g. http://127.0.0.1:8080/v1); got "${url}"`,
+    );
+  }
+  if (!values['model-name']) throw new UsageError('--model-url needs --model-name <name>');
+  return {
+    baseUrl: url,
+    model: values['model-name'],
+    ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
+  };
+}
+
+/** How the plan names the server's model: `<model>@<base url>` (never a key). */
+function serverModelKey(server: ServerFlags): string {
+  return `${server.model}@${server.baseUrl}`;
+}
 
 function positiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
@@ -58,6 +108,9 @@ export const experimentCommand: CliCommand = {
         conditions: { type: 'string' },
         out: { type: 'string' },
         model: { type: 'string' },
+        'model-url': { type: 'string' },
+        'model-name': { type: 'string' },
+        'api-key': { type: 'string' },
         embed: { type: 'string' },
         embedder: { type: 'string' },
         seeds: { type: 'string' },
@@ -93,6 +146,10 @@ export const experimentCommand: CliCommand = {
     const contextSize = positiveInt(values.context, '--context');
     const sequences = positiveInt(values.sequences, '--sequences');
     const snapshotEvery = positiveInt(values['snapshot-every'], '--snapshot-every');
+    const server = serverFlags(values);
+    // What a condition without its own model runs on: a file, or the server's model by one
+    // string that the plan records, so resuming on another model or server is refused.
+    const defaultModel = server ? serverModelKey(server) : values.model;
 
     const subject = positionals[0];
     const started = Date.now();
@@ -101,11 +158,14 @@ export const experimentCommand: CliCommand = {
     try {
       const design = resolveDesign(values.conditions);
       if (values.eval) design.evaluation = readEvaluationFile(values.eval);
-      if (!values.model && design.conditions.some((c) => !c.model)) {
-        throw new UsageError('--model <file.gguf> is required (some conditions name no model)');
+      if (!defaultModel && design.conditions.some((c) => !c.model)) {
+        throw new UsageError(
+          '--model <file.gguf> or --model-url <base url> is required (some conditions name no model)',
+        );
       }
       // Before anything is written: every model file must exist.
       for (const c of design.conditions) {
+        if (!c.model && server) continue;
         const file = c.model ?? values.model!;
         if (!existsSync(file)) {
           throw new Error(
@@ -113,11 +173,15 @@ export const experimentCommand: CliCommand = {
           );
         }
       }
-      // Every condition names its model file in the plan, so resuming with another --model
-      // is refused instead of mixing models within one condition.
+      // Every condition names its model in the plan, so resuming with another --model (or
+      // server) is refused instead of mixing models within one condition.
       design.conditions = design.conditions.map((c) => ({
         ...c,
-        model: path.resolve(c.model ?? values.model!),
+        model: c.model
+          ? path.resolve(c.model)
+          : server
+            ? defaultModel!
+            : path.resolve(values.model!),
       }));
       const { scenario, warnings } = await loadScenarioSource(subject);
       printWarnings(warnings, io);
@@ -138,21 +202,30 @@ export const experimentCommand: CliCommand = {
       );
       embedder = await createTransformersEmbedder({ modelFolder: embedFolder, threads });
       await learnCalibration(embedder);
-      const load = (file: string | undefined): Promise<LanguageModel> => {
-        const modelPath = path.resolve(file ?? values.model!);
-        let model = models.get(modelPath);
+      const load = (ref: string | undefined): Promise<LanguageModel> => {
+        const onServer = server !== null && (ref ?? defaultModel) === defaultModel;
+        const key = onServer ? defaultModel! : path.resolve(ref ?? values.model!);
+        let model = models.get(key);
         if (!model) {
-          model = createLlamaLanguageModel({
-            modelPath,
-            threads,
-            ...(contextSize ? { contextSize } : {}),
-            ...(sequences ? { sequences } : {}),
-            banIncompleteUtf8: values['ban-incomplete-utf8'] === true,
-          });
-          models.set(modelPath, model);
+          model = onServer
+            ? createServerModel({
+                ...server,
+                contextTokens: contextSize ?? null,
+                parallel: sequences ?? null,
+              })
+            : createLlamaLanguageModel({
+                modelPath: key,
+                threads,
+                ...(contextSize ? { contextSize } : {}),
+                ...(sequences ? { sequences } : {}),
+                banIncompleteUtf8: values['ban-incomplete-utf8'] === true,
+              });
+          models.set(key, model);
         }
         return model;
       };
+      // Before anything is written: the server must answer, as a model file must exist.
+      if (server && design.conditions.some((c) => c.model === defaultModel)) await load(undefined);
       const result = await runExperiment(plan, values.out, load, embedder, (line) => io.err(line));
       const report = writeReport(result, values.out);
       io.out(`report: ${report.html}`);

@@ -1,0 +1,126 @@
+/**
+ * `simulacra run --model-url` on the real llama.cpp server (built by `npm run models:test` from
+ * llama-cpp-python's vendored tree) serving SmolLM2-135M-Instruct with 4 slots: one game hour of
+ * Willow Bend from 07:00, as a user would run it against their own server.
+ *
+ * What a user would check: every call is answered, and the residents plan varied days. Over
+ * HTTP without repetition control (issue #24) SmolLM2 wrote Agnes's hourly schedule as one
+ * activity repeated 8 times, where in-process (DRY) it wrote 8 different ones; so each
+ * resident's schedule must hold at least 5 different activities (all different when shorter).
+ *
+ * Skips loudly without the models or the server (`npm run models:test`).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findLlamaServer } from '../../models/testing/llama-server';
+import { PROVISION_COMMAND, realTestModels } from '../../models/testing/test-models';
+import type { LogEvent } from '../../engine/sim/EventLog';
+import { LOG_FILE } from '../../engine/sim/runFiles';
+import { cli, useTempDir } from '../test-support/cliTestSupport';
+import {
+  startLlamaServer,
+  type LlamaServerProcess,
+} from '../../models/testing/llama-server-process';
+
+const WHAT = 'the CLI game hour on the real llama-server';
+const WILLOW_BEND = path.resolve(import.meta.dirname, '../../../templates/willow-bend');
+/**
+ * At least this many different activities in each resident's hourly schedule; a schedule of
+ * fewer blocks (up to 4 hours each and ending with sleep, 4 can be a whole day) has no repeat.
+ */
+const MIN_DISTINCT = 5;
+
+const models = realTestModels(WHAT);
+const binary = findLlamaServer();
+if (!binary) {
+  console.warn(
+    `\n*** SKIPPING ${WHAT}: llama-server is not built (${PROVISION_COMMAND} builds it, once, ` +
+      'with cmake and a C++ compiler). ***\n',
+  );
+}
+
+/** Each resident's last hourly schedule as the model wrote it (activities, in order). */
+function hourlySchedules(events: LogEvent[]): Map<string, string[]> {
+  const schedules = new Map<string, string[]>();
+  for (const e of events) {
+    if (e.type !== 'llm' || e.fn !== 'plan.hourly' || typeof e.agentId !== 'string') continue;
+    const output = e.output as { text?: string } | undefined;
+    try {
+      const answer = JSON.parse(output?.text ?? '') as { schedule?: { activity: string }[] };
+      if (answer.schedule) {
+        schedules.set(
+          e.agentId,
+          answer.schedule.map((b) => b.activity),
+        );
+      }
+    } catch {
+      // An unparsable answer was asked again; the retry's answer is the schedule.
+    }
+  }
+  return schedules;
+}
+
+const distinct = (activities: string[]) =>
+  new Set(
+    activities.map((a) =>
+      a
+        .toLowerCase()
+        .replace(/[^a-z0-9 ]/g, '')
+        .trim(),
+    ),
+  ).size;
+
+describe.skipIf(!models || !binary)('simulacra run --model-url on llama-server (SmolLM2)', () => {
+  const dir = useTempDir('simulacra-server-hour-');
+  let server: LlamaServerProcess;
+
+  beforeAll(async () => {
+    server = await startLlamaServer({
+      binary: binary!,
+      model: models!.llm,
+      alias: 'smollm2',
+      slots: 4,
+      context: 8192,
+      threads: 1,
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('answers every call of an hour from 07:00, and each resident plans varied hours', async () => {
+    const out = path.join(dir(), 'run');
+    const result = await cli(
+      'run',
+      WILLOW_BEND,
+      ...['--out', out, '--hours', '1', '--threads', '1'],
+      ...['--model-url', server.baseUrl, '--model-name', server.model],
+      ...['--embed', models!.embedder],
+    );
+    const summary = result.out.join('\n');
+    expect(result.code, `${result.err.join('\n')}\n${server.log().slice(-2000)}`).toBe(0);
+    expect(summary).toMatch(/game time [^→]* 07:00 → [^(]* 08:00 \(1h 00m\)/);
+    expect(summary).toMatch(/model calls: \d+, /); // "(N failed)" would follow the count
+
+    const events = readFileSync(path.join(out, LOG_FILE), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as LogEvent);
+    const schedules = hourlySchedules(events);
+    for (const [agent, activities] of schedules) {
+      console.log(
+        `${agent} (${distinct(activities)} of ${activities.length} distinct): ${activities.join(' | ')}`,
+      );
+    }
+    const residents = (
+      JSON.parse(readFileSync(path.join(WILLOW_BEND, 'personas.json'), 'utf8')) as { id: string }[]
+    ).map((p) => p.id);
+    expect([...schedules.keys()].sort()).toEqual(residents.sort());
+    for (const [agent, activities] of schedules) {
+      expect(distinct(activities), `${agent}: ${activities.join(' | ')}`).toBeGreaterThanOrEqual(
+        Math.min(MIN_DISTINCT, activities.length),
+      );
+    }
+  }, 240_000);
+});
