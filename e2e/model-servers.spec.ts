@@ -154,10 +154,21 @@ test('a llama-server added in Settings runs Willow Bend: the server plans the da
   await expect(plan.first()).toBeVisible({ timeout: 600_000 });
   await page.getByTestId('run-pause').click();
   await expect(page.getByTestId('run-status')).toHaveText('paused', { timeout: 300_000 });
-  const who = await inspector.getByTestId('inspector-name').innerText();
-  console.log(
-    `${who}'s day plan from ${MODEL} on llama-server:\n${(await plan.allInnerTexts()).join('\n')}`,
-  );
+  // Everyone's plan, for the note: what the server's model wrote for each resident.
+  const people = page.getByTestId('run-person');
+  for (let i = 0; i < (await people.count()); i++) {
+    if (i > 0) {
+      await inspector.getByTestId('inspector-back').click();
+      await people.nth(i).click();
+      await expect(plan.first())
+        .toBeVisible({ timeout: 30_000 })
+        .catch(() => undefined);
+    }
+    const who = await inspector.getByTestId('inspector-name').innerText();
+    console.log(
+      `${who}'s day plan from ${MODEL} on llama-server:\n${(await plan.allInnerTexts()).join('\n')}`,
+    );
+  }
 
   // The run is named with its server wherever its model is shown.
   const named = `${MODEL} on ${SERVER_NAME} (${host})`;

@@ -4,7 +4,7 @@
  * answers there (kind, version, models, slots, context) or the server's refusal word for word.
  * "Add server" / "Update server" puts it in the list; Settings' Save writes the list and keys.
  */
-import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import {
   SERVER_KIND_LABELS,
   type ModelServer,
@@ -19,6 +19,7 @@ import {
   type ServerDraft,
   type ServerDraftErrors,
 } from '../servers/serverForm';
+import { TextField } from './TextField';
 
 type Test =
   | { state: 'idle' }
@@ -111,7 +112,7 @@ export function ServerEditor({
       onKeyDown={onKeyDown}
     >
       <div className="server-editor__grid">
-        <Input
+        <TextField
           label="Name"
           testId="server-name"
           value={draft.name}
@@ -120,7 +121,7 @@ export function ServerEditor({
           onChange={(name) => edit({ name })}
           hint="How the start dialog, the Lab and the run library name it."
         />
-        <Input
+        <TextField
           label="Address (API root)"
           testId="server-url"
           value={draft.baseUrl}
@@ -135,7 +136,7 @@ export function ServerEditor({
           }
           hint="Ends in …/v1. llama-server and vLLM: http://host:8080/v1 (vLLM :8000); Ollama: http://host:11434/v1; LM Studio: http://host:1234/v1."
         />
-        <Input
+        <TextField
           label="API key"
           testId="server-key"
           type="password"
@@ -164,7 +165,7 @@ export function ServerEditor({
             </>
           }
         />
-        <Input
+        <TextField
           label="Context (tokens per request)"
           testId="server-context"
           value={draft.contextTokens}
@@ -174,7 +175,7 @@ export function ServerEditor({
           onChange={(contextTokens) => edit({ contextTokens })}
           hint="Automatic: what the server reports (llama-server’s slot, Ollama’s num_ctx), else 4,096. Set it for servers that do not say (LM Studio, hosted APIs)."
         />
-        <Input
+        <TextField
           label="Timeout (seconds per request)"
           testId="server-timeout"
           value={draft.timeoutSeconds}
@@ -184,7 +185,7 @@ export function ServerEditor({
           onChange={(timeoutSeconds) => edit({ timeoutSeconds })}
           hint="Automatic: from the answer’s length and the speed the server has shown."
         />
-        <Input
+        <TextField
           label="Parallel requests"
           testId="server-parallel"
           value={draft.parallel}
@@ -256,46 +257,6 @@ function TestResult({ test }: { test: Test }) {
         <p className="server-test__none">
           It lists no models at /v1/models: load one on the server, then test again.
         </p>
-      )}
-    </div>
-  );
-}
-
-function Input(props: {
-  label: string;
-  testId: string;
-  value: string;
-  type?: 'password';
-  placeholder?: string;
-  inputMode?: 'numeric';
-  error?: string;
-  hint?: ReactNode;
-  onChange(value: string): void;
-}) {
-  const id = useId();
-  return (
-    <div className={`field ${props.error ? 'field--invalid' : ''}`}>
-      <label className="field__label" htmlFor={id}>
-        {props.label}
-      </label>
-      <input
-        id={id}
-        type={props.type ?? 'text'}
-        autoComplete={props.type === 'password' ? 'new-password' : 'off'}
-        spellCheck={false}
-        data-testid={props.testId}
-        value={props.value}
-        placeholder={props.placeholder}
-        inputMode={props.inputMode}
-        aria-invalid={props.error ? true : undefined}
-        onChange={(e) => props.onChange(e.target.value)}
-      />
-      {props.error ? (
-        <div className="field__error" role="alert">
-          {props.error}
-        </div>
-      ) : (
-        props.hint && <div className="field__hint">{props.hint}</div>
       )}
     </div>
   );

@@ -15,6 +15,7 @@ import { applySettingsState, type SettingsSection } from '../servers/serversStor
 import { fromDraft, toDraft, type DraftErrors, type SettingsDraft } from './form';
 import { ModelServersSection, type PendingKeys } from './ModelServersSection';
 import './settings.css';
+import { TextField } from './TextField';
 
 type Loaded = { state: SettingsState; models: LocalModelSummary[]; modelsError: string | null };
 
@@ -135,7 +136,7 @@ export function SettingsDialog({
             </p>
           )}
           <Section title="Data">
-            <TextInput
+            <TextField
               label="Data folder"
               testId="settings-data-folder"
               value={draft.dataFolder}
@@ -162,7 +163,7 @@ export function SettingsDialog({
             />
           </Section>
           <Section title="Inference">
-            <TextInput
+            <TextField
               label="Threads"
               testId="settings-threads"
               value={draft.threads}
@@ -181,7 +182,7 @@ export function SettingsDialog({
               />
               Use the GPU when one is found (off: CPU only)
             </label>
-            <TextInput
+            <TextField
               label="Context size (tokens)"
               testId="settings-context-size"
               value={draft.contextSize}
@@ -193,7 +194,7 @@ export function SettingsDialog({
             />
           </Section>
           <Section title="Runs">
-            <TextInput
+            <TextField
               label="Snapshot every (steps)"
               testId="settings-snapshot-every"
               value={draft.snapshotEverySteps}
@@ -269,43 +270,6 @@ function Section({ title, children }: { title: string; children: React.ReactNode
       <legend>{title}</legend>
       {children}
     </fieldset>
-  );
-}
-
-function TextInput(props: {
-  label: string;
-  testId: string;
-  value: string;
-  placeholder?: string;
-  inputMode?: 'numeric';
-  error?: string;
-  hint?: React.ReactNode;
-  onChange(value: string): void;
-}) {
-  const id = useId();
-  return (
-    <div className={`field ${props.error ? 'field--invalid' : ''}`}>
-      <label className="field__label" htmlFor={id}>
-        {props.label}
-      </label>
-      <input
-        id={id}
-        type="text"
-        data-testid={props.testId}
-        value={props.value}
-        placeholder={props.placeholder}
-        inputMode={props.inputMode}
-        aria-invalid={props.error ? true : undefined}
-        onChange={(e) => props.onChange(e.target.value)}
-      />
-      {props.error ? (
-        <div className="field__error" role="alert">
-          {props.error}
-        </div>
-      ) : (
-        props.hint && <div className="field__hint">{props.hint}</div>
-      )}
-    </div>
   );
 }
 
