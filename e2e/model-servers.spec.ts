@@ -155,20 +155,21 @@ test('a llama-server added in Settings runs Willow Bend: the server plans the da
   await page.getByTestId('run-pause').click();
   await expect(page.getByTestId('run-status')).toHaveText('paused', { timeout: 300_000 });
   // Everyone's plan, for the note: what the server's model wrote for each resident.
+  await inspector.getByTestId('inspector-back').click();
   const people = page.getByTestId('run-person');
-  for (let i = 0; i < (await people.count()); i++) {
-    if (i > 0) {
-      await inspector.getByTestId('inspector-back').click();
-      await people.nth(i).click();
-      await expect(plan.first())
-        .toBeVisible({ timeout: 30_000 })
-        .catch(() => undefined);
-    }
+  const count = await people.count();
+  for (let i = 0; i < count; i++) {
+    await people.nth(i).click();
+    await expect(plan.first())
+      .toBeVisible({ timeout: 30_000 })
+      .catch(() => undefined);
     const who = await inspector.getByTestId('inspector-name').innerText();
     console.log(
       `${who}'s day plan from ${MODEL} on llama-server:\n${(await plan.allInnerTexts()).join('\n')}`,
     );
+    await inspector.getByTestId('inspector-back').click();
   }
+  await people.first().click();
 
   // The run is named with its server wherever its model is shown.
   const named = `${MODEL} on ${SERVER_NAME} (${host})`;
