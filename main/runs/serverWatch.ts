@@ -59,9 +59,15 @@ export class ServerWatch {
 
   /**
    * Tries the servers `serverIds` every few seconds; when all answer, calls `back` once. A server
-   * taken out of Settings meanwhile ends the watch (the run's failure already says what to do).
+   * taken out of Settings meanwhile ends the watch (the run's failure already says what to do;
+   * `removed`, when given, is told).
    */
-  watch(runId: string, serverIds: readonly string[], back: () => Promise<void>): void {
+  watch(
+    runId: string,
+    serverIds: readonly string[],
+    back: () => Promise<void>,
+    removed?: () => void,
+  ): void {
     this.cancel();
     const watch = { runId, timer: null as NodeJS.Timeout | null, cancelled: false };
     this.current = watch;
@@ -69,7 +75,10 @@ export class ServerWatch {
       watch.timer = null;
       const listed = this.via.access.servers();
       const servers = serverIds.map((id) => listed.find((s) => s.id === id));
-      if (servers.some((s) => s === undefined)) return this.end(watch);
+      if (servers.some((s) => s === undefined)) {
+        this.end(watch);
+        return removed?.();
+      }
       const gone = await firstGone(servers as ModelServer[], this.via);
       if (watch.cancelled) return;
       if (gone) return schedule();

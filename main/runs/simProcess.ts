@@ -50,6 +50,8 @@ const lab = new LabService({
   models,
   emit: (event, payload) => api?.emit(event, payload),
   busyReason: () => activity.busyReason(),
+  // An experiment whose server stops answering waits for it and resumes (lab/serverWait.ts).
+  servers: { access: servers, probe: probeServer },
   ...(startOptions.snapshotEverySteps
     ? { snapshotEverySteps: startOptions.snapshotEverySteps }
     : {}),

@@ -42,7 +42,9 @@ import { interviewStoredRun, interviewTarget } from './interviewRun';
 import { LAB_FILE, type LabFile } from './labFile';
 import { LabPolicies } from './labPolicies';
 import { progressReporter } from './progress';
-import { chosenModels } from '../serverModels';
+import { chosenModels, type ServerGoneError } from '../serverModels';
+import { ServerWatch, type RunServers } from '../serverWatch';
+import { experimentServers, goneServerOf, waitEndedMessage, waitingMessage } from './serverWait';
 
 /** Emits a `lab.onDid…` event (validated by the serving layer). */
 export type LabEmit = (
@@ -64,6 +66,11 @@ export interface LabServiceOptions {
   now?: () => number;
   /** The process's CPU time in ms (tests): the ETA's measure of work (eta.ts). */
   cpu?: () => number;
+  /**
+   * Model servers (issue #24): an experiment whose server stops answering waits for it and
+   * resumes by itself (./serverWait.ts). Absent: no server is asked.
+   */
+  servers?: RunServers;
 }
 
 type In<K extends keyof LabContract['methods']> = ParsedInputOf<LabContract, K>;
@@ -102,9 +109,13 @@ export class LabService {
   private readonly policies: LabPolicies;
   private readonly now: () => number;
   private running: Running | null = null;
+  /** An experiment stopped because its model server went away, waiting for it to answer. */
+  private readonly serverWatch: ServerWatch | null;
+  private waiting: { id: string; gone: ServerGoneError } | null = null;
 
   constructor(private readonly opts: LabServiceOptions) {
     this.experimentsDir = path.join(opts.dataDir, 'experiments');
+    this.serverWatch = opts.servers ? new ServerWatch(opts.servers) : null;
     this.policies = new LabPolicies(new FilePolicyStore(path.join(opts.dataDir, 'policies')));
     this.now = opts.now ?? (() => Date.now());
   }
@@ -130,6 +141,8 @@ export class LabService {
 
   /** Cancels the running experiment (its cell closes at its step) and waits for it to stop. */
   async dispose(): Promise<void> {
+    this.serverWatch?.cancel();
+    this.waiting = null;
     const r = this.running;
     if (!r) return;
     r.abort.abort();
@@ -242,6 +255,11 @@ export class LabService {
       });
     }
     this.refuseIfBusy();
+    // Starting any experiment ends a wait for a server: this one is tried now (and waits again
+    // if its server is still gone); another means the person has moved on.
+    if (this.waiting && this.waiting.id !== id) this.endWait(`experiment "${id}" started`);
+    this.serverWatch?.cancel();
+    this.waiting = null;
     const scenarioFile = path.join(dir, SCENARIO_FILE);
     let scenario: Scenario;
     try {
@@ -268,27 +286,36 @@ export class LabService {
     const running: Running = { id, what: `experiment "${id}"`, abort, done: Promise.resolve() };
     this.running = running;
     writeJsonAtomic(path.join(dir, LAB_FILE), { ...lab, message: null });
-    running.done = this.execute(id, dir, lab, plan, abort.signal).finally(() => {
-      if (this.running === running) this.running = null;
-      this.emitChanged(id);
-    });
+    let gone: ServerGoneError | null = null;
+    running.done = this.execute(id, dir, lab, plan, abort.signal)
+      .then((g) => void (gone = g))
+      .finally(() => {
+        if (this.running === running) this.running = null;
+        if (gone) this.waitForServer(id, lab, gone);
+        this.emitChanged(id);
+      });
     const summary = this.summaryOf(id)!;
     this.opts.emit('lab.onDidChangeExperiment', summary);
     return summary;
   }
 
-  /** Runs the plan to the end, the cancel, or a failure; records why it stopped. */
+  /**
+   * Runs the plan to the end, the cancel, or a failure; records why it stopped. A failure while
+   * one of its model servers does not answer is that server's (whatever the model said: a
+   * refused connection, a timeout, a 502 from a proxy), and is returned to be waited for.
+   */
   private async execute(
     id: string,
     dir: string,
     lab: LabFile,
     plan: ExperimentPlan,
     signal: AbortSignal,
-  ): Promise<void> {
+  ): Promise<ServerGoneError | null> {
     const loaded: Promise<LanguageModel>[] = [];
     const byFile = new Map<string, Promise<LanguageModel>>();
     let embedder: Embedder | null = null;
     let message: string | null = null;
+    let gone: ServerGoneError | null = null;
     try {
       embedder = await this.opts.models.embedding(lab.models.embedding);
       const models = (file: string | undefined): Promise<LanguageModel> => {
@@ -317,19 +344,78 @@ export class LabService {
     } catch (error) {
       // A cancel, and a cell another process holds (its lock: the message names the process
       // and what to do), are stops, not failures.
-      message =
-        error instanceof ExperimentCancelled || error instanceof RunLockedError
-          ? error.message
+      const stop = error instanceof ExperimentCancelled || error instanceof RunLockedError;
+      if (!stop && this.opts.servers) gone = await goneServerOf(lab, this.opts.servers);
+      message = stop
+        ? (error as Error).message
+        : gone
+          ? waitingMessage(gone)
           : `failed: ${(error as Error).message ?? String(error)}`;
     } finally {
       for (const m of loaded) await (await m.catch(() => null))?.dispose();
       await embedder?.dispose();
     }
+    this.recordMessage(dir, lab, message);
+    return gone;
+  }
+
+  private recordMessage(dir: string, lab: LabFile, message: string | null): void {
     try {
       writeJsonAtomic(path.join(dir, LAB_FILE), { ...lab, message });
     } catch {
       // The folder was deleted underneath us; nothing to record.
     }
+  }
+
+  /**
+   * Waits for the experiment's servers to answer (every few seconds, ../serverWatch.ts), then
+   * starts it again as `lab.startExperiment` would. A server taken out of Settings meanwhile,
+   * or a start refused then (a run is live), ends the wait with a message saying so.
+   */
+  private waitForServer(id: string, lab: LabFile, gone: ServerGoneError): void {
+    const watch = this.serverWatch;
+    if (!watch || !this.opts.servers) return;
+    const waiting = { id, gone };
+    this.waiting = waiting;
+    const ids = experimentServers(lab, this.opts.servers).map((s) => s.id);
+    watch.watch(
+      id,
+      ids,
+      async () => {
+        if (this.waiting !== waiting) return;
+        this.waiting = null;
+        try {
+          await this.start(id);
+        } catch (error) {
+          this.recordMessage(
+            this.dirOf(id),
+            lab,
+            waitEndedMessage(gone, `${(error as Error).message}`),
+          );
+          this.emitChanged(id);
+        }
+      },
+      () => {
+        if (this.waiting !== waiting) return;
+        this.endWait(`the server is no longer in Settings › Model servers`);
+      },
+    );
+  }
+
+  /** Ends the wait for a server, saying why in the experiment's message. */
+  private endWait(why: string): void {
+    const waiting = this.waiting;
+    if (!waiting) return;
+    this.waiting = null;
+    this.serverWatch?.cancel(waiting.id);
+    const dir = this.dirOf(waiting.id);
+    try {
+      const lab = readLab(dir);
+      if (lab) this.recordMessage(dir, lab, waitEndedMessage(waiting.gone, why));
+    } catch {
+      // Deleted or damaged meanwhile: nothing to record.
+    }
+    this.emitChanged(waiting.id);
   }
 
   private emitChanged(id: string): void {
@@ -343,6 +429,10 @@ export class LabService {
 
   private async cancel({ id }: In<'lab.cancelExperiment'>): Promise<Out<'lab.cancelExperiment'>> {
     this.existing(id);
+    if (this.waiting?.id === id) {
+      this.endWait('cancelled');
+      return { cancelling: true };
+    }
     if (this.running?.id !== id) return { cancelling: false };
     this.running.abort.abort();
     return { cancelling: true };
@@ -355,6 +445,10 @@ export class LabService {
         code: 'rejected',
         message: `experiment "${id}" is running; cancel it before deleting it`,
       });
+    }
+    if (this.waiting?.id === id) {
+      this.waiting = null;
+      this.serverWatch?.cancel(id);
     }
     // The listing files go first, so a delete cut short leaves no half experiment in the list.
     rmSync(path.join(dir, LAB_FILE), { force: true });

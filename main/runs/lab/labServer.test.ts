@@ -1,0 +1,208 @@
+/**
+ * An experiment on a model server (issue #24) whose server goes away mid-run, against a scripted
+ * OpenAI-compatible server (the scripted model behind real HTTP) stopped and restarted at the
+ * same address: the experiment says it waits for that server and what to do, then resumes by
+ * itself when the server answers and ends with its report.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { InputOf, OutputOf } from '../../../common/api/contract';
+import { labContract, type LabContract } from '../../../common/api/lab';
+import type { ModelServer } from '../../../common/api/servers';
+import { serveApi } from '../../api/serve';
+import { defaultSettings, saveSettings } from '../../api/settings';
+import { HashEmbedder, ScriptedModel } from '../../engine/testing/ScriptedModel';
+import { buildTestScenario } from '../../engine/testing/testTown';
+import { townScript } from '../../engine/testing/townScript';
+import { probeServer } from '../../models/server';
+import {
+  startOpenAiTestServer,
+  type OpenAiTestServer,
+} from '../../models/testing/openai-test-server';
+import { localModelLoader } from '../localModels';
+import { settingsServerAccess } from '../serverModels';
+import { LabService } from './LabService';
+
+type Method = keyof LabContract['methods'];
+type Event = { event: string; payload: Record<string, unknown> };
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** The town script, with answers for the evaluation's interviews. */
+function scriptedServer(port?: number): Promise<OpenAiTestServer> {
+  const model = new ScriptedModel({
+    ...townScript(),
+    interview: (request, n) => {
+      const props = (request.schema as { properties: Record<string, unknown> }).properties;
+      return 'yes' in props ? { yes: true, detail: 'Yes, I do.' } : { answer: `answer ${n + 1}` };
+    },
+  });
+  return startOpenAiTestServer(model, new HashEmbedder(), port ? { port } : {});
+}
+
+async function setup(server: ModelServer) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lab-server-'));
+  await saveSettings(dataDir, { ...defaultSettings(), modelServers: [server] });
+  const access = settingsServerAccess(dataDir, () => undefined);
+  const events: Event[] = [];
+  // eslint-disable-next-line prefer-const -- the emitter needs the served API, built after it
+  let api: ReturnType<typeof serveApi>;
+  const lab = new LabService({
+    dataDir,
+    models: localModelLoader({ settingsDir: dataDir }, access),
+    emit: (event, payload) => api.emit(event, payload),
+    busyReason: () => null,
+    snapshotEverySteps: 2,
+    servers: { access, probe: probeServer, everyMs: 100, probeTimeoutMs: 1000 },
+  });
+  api = serveApi(labContract, lab.handlers());
+  const listeners: ((e: Event) => void)[] = [];
+  api.onEvent((event, payload) => {
+    const e = { event, payload: payload as Record<string, unknown> };
+    events.push(e);
+    for (const l of listeners) l(e);
+  });
+  cleanups.push(async () => {
+    await lab.dispose();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  const call = async <K extends Method>(
+    method: K,
+    input: InputOf<LabContract, K>,
+  ): Promise<OutputOf<LabContract, K>> => {
+    const r = await api.dispatch(method, input);
+    if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
+    return r.output as OutputOf<LabContract, K>;
+  };
+  /** The first event from `from` on that `match`es, waiting for it. */
+  const eventFrom = async (from: number, match: (e: Event) => boolean, what: string) => {
+    const started = Date.now();
+    for (;;) {
+      const hit = events.slice(from).find(match);
+      if (hit) return hit.payload;
+      if (Date.now() - started > 30_000) throw new Error(`no ${what} within 30 s`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  return { lab, call, events, eventFrom, listeners };
+}
+
+function serverAt(remote: OpenAiTestServer): ModelServer {
+  return {
+    id: 'lab-box',
+    name: 'Lab box',
+    baseUrl: remote.baseUrl,
+    kind: 'openai',
+    contextTokens: 8192,
+    timeoutSeconds: 30,
+    parallel: 2,
+  };
+}
+
+const onServer = { serverId: 'lab-box', model: 'scripted' };
+
+const createInput = (): InputOf<LabContract, 'lab.createExperiment'> => ({
+  scenario: buildTestScenario(),
+  scenarioId: 'doc-1',
+  name: 'Server lab',
+  conditions: [{ name: 'baseline' }],
+  seeds: 1,
+  gameMinutes: 12, // the test town steps 60 game seconds: 12 steps
+  chatServer: onServer,
+  embeddingServer: onServer,
+  batteryPerCategory: 0,
+});
+
+const changed = (status: string, messageStart?: string) => (e: Event) =>
+  e.event === 'lab.onDidChangeExperiment' &&
+  e.payload.status === status &&
+  (messageStart === undefined || String(e.payload.message).startsWith(messageStart));
+
+describe('an experiment on a model server', () => {
+  it('waits for its server when it goes away, saying so, and resumes to its report when it is back', async () => {
+    let remote = await scriptedServer();
+    const port = remote.port;
+    cleanups.push(() => remote.close());
+    const { call, events, eventFrom, listeners } = await setup(serverAt(remote));
+    // Stopped from the progress event itself: the scripted steps are too quick to catch otherwise.
+    let closed: Promise<void> | null = null;
+    listeners.push((e) => {
+      if (e.event === 'lab.onDidExperimentProgress' && (e.payload.step as number) >= 2)
+        closed ??= remote.close();
+    });
+    const created = await call('lab.createExperiment', createInput());
+    await eventFrom(0, () => closed !== null, 'step 2');
+    await closed;
+    listeners.length = 0;
+
+    const waiting = await eventFrom(0, changed('incomplete', 'waiting:'), 'wait');
+    expect(waiting.message).toBe(
+      `waiting: the model server “Lab box” at ${remote.baseUrl} does not answer (ECONNREFUSED) — ` +
+        `Start the server at ${remote.baseUrl}, or change its address in Settings › Model ` +
+        'servers; the experiment resumes by itself when the server answers',
+    );
+    // While it is gone the experiment stays waiting, and the list says why.
+    await new Promise((r) => setTimeout(r, 400));
+    const [listed] = await call('lab.listExperiments', {});
+    expect(listed).toMatchObject({ status: 'incomplete', message: waiting.message });
+
+    const back = events.length;
+    remote = await scriptedServer(port);
+    await eventFrom(back, changed('running'), 'resume');
+    const resumed = await eventFrom(
+      back,
+      (e) => e.event === 'lab.onDidExperimentProgress' && e.payload.phase === 'run',
+      'progress after the resume',
+    );
+    // The cell resumed from its last snapshot, not from the start.
+    expect(resumed.step as number).toBeGreaterThan(0);
+    const done = await eventFrom(back, changed('done'), 'the end');
+    expect(done).toMatchObject({ hasReport: true, cellsDone: 1, message: null });
+    const report = await call('lab.experimentReport', { id: created.id });
+    expect(report.html).toContain('<html');
+  });
+
+  it('stops waiting when the experiment is cancelled, and says how to resume it', async () => {
+    const remote = await scriptedServer();
+    const { call, eventFrom } = await setup(serverAt(remote));
+    const created = await call('lab.createExperiment', createInput());
+    await eventFrom(
+      0,
+      (e) => e.event === 'lab.onDidExperimentProgress' && e.payload.phase === 'run',
+      'a step',
+    );
+    await remote.close();
+    await eventFrom(0, changed('incomplete', 'waiting:'), 'wait');
+    expect(await call('lab.cancelExperiment', { id: created.id })).toEqual({ cancelling: true });
+    const [listed] = await call('lab.listExperiments', {});
+    expect(listed.status).toBe('incomplete');
+    expect(listed.message).toBe(
+      `stopped: the model server “Lab box” at ${remote.baseUrl} does not answer (ECONNREFUSED), ` +
+        'and the Lab stopped waiting for it (cancelled) — start the server at ' +
+        `${remote.baseUrl}, then start the experiment again to resume it`,
+    );
+  });
+  it('stops waiting when another experiment starts, and says so', async () => {
+    const remote = await scriptedServer();
+    const { call, eventFrom } = await setup(serverAt(remote));
+    const other = await call('lab.createExperiment', { ...createInput(), start: false });
+    const first = await call('lab.createExperiment', createInput());
+    await eventFrom(
+      0,
+      (e) => e.event === 'lab.onDidExperimentProgress' && e.payload.id === first.id,
+      'a step',
+    );
+    await remote.close();
+    await eventFrom(0, changed('incomplete', 'waiting:'), 'wait');
+    await call('lab.startExperiment', { id: other.id });
+    const listed = await call('lab.listExperiments', {});
+    expect(listed.find((x) => x.id === first.id)?.message).toContain(
+      `the Lab stopped waiting for it (experiment "${other.id}" started)`,
+    );
+  });
+});
