@@ -14,7 +14,7 @@ import { CostLayerFields, type CostLayerSwitches } from './CostLayerFields';
 import { GuardFields } from './GuardFields';
 import { useRun, useRunStore } from './RunProvider';
 import type { ServerModelChoice } from '../../../common/api/servers';
-import { ServerModelPicker, type ModelSource } from '../servers/ServerModelPicker';
+import { ServerModelPicker, SourceRadio, type ModelSource } from '../servers/ServerModelPicker';
 import { useDescribeModel } from '../servers/serversStore';
 
 export function ForkDialog({
@@ -105,36 +105,30 @@ export function ForkDialog({
         <div className="start-run__model">
           <span className="field__label">Language model</span>
           <div className="fork__models" role="radiogroup" aria-label="The fork's language model">
-            <label className="toggle">
-              <input
-                type="radio"
-                data-testid="fork-model-parent"
-                checked={modelSource === 'parent'}
-                onChange={() => setModelSource('parent')}
-              />
+            <SourceRadio
+              testId="fork-model-parent"
+              checked={modelSource === 'parent'}
+              onSelect={() => setModelSource('parent')}
+            >
               As this run:{' '}
               <span data-testid="fork-parent-model">
                 {summary ? describe(summary.models.chat) : '–'}
               </span>
-            </label>
-            <label className="toggle">
-              <input
-                type="radio"
-                data-testid="fork-source-file"
-                checked={modelSource === 'file'}
-                onChange={() => setModelSource('file')}
-              />
+            </SourceRadio>
+            <SourceRadio
+              testId="fork-source-file"
+              checked={modelSource === 'file'}
+              onSelect={() => setModelSource('file')}
+            >
               A file on this computer
-            </label>
-            <label className="toggle">
-              <input
-                type="radio"
-                data-testid="fork-source-server"
-                checked={modelSource === 'server'}
-                onChange={() => setModelSource('server')}
-              />
+            </SourceRadio>
+            <SourceRadio
+              testId="fork-source-server"
+              checked={modelSource === 'server'}
+              onSelect={() => setModelSource('server')}
+            >
               A model on a server
-            </label>
+            </SourceRadio>
           </div>
           {modelSource === 'file' &&
             (!modelsLoaded ? (

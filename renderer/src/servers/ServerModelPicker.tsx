@@ -4,7 +4,7 @@
  * With no servers yet it says what a server is for and opens Settings › Model servers. Used by
  * the start-run dialog, the fork dialog and the Lab's experiment form.
  */
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import {
   SERVER_KIND_LABELS,
   type ModelServer,
@@ -188,24 +188,40 @@ export function ModelSourceSwitch({
 }) {
   return (
     <div className="segmented model-source" role="radiogroup" aria-label={label}>
-      <label className="toggle">
-        <input
-          type="radio"
-          data-testid={`${testIdPrefix}-source-file`}
-          checked={value === 'file'}
-          onChange={() => onChange('file')}
-        />
+      <SourceRadio
+        testId={`${testIdPrefix}-source-file`}
+        checked={value === 'file'}
+        onSelect={() => onChange('file')}
+      >
         A file on this computer
-      </label>
-      <label className="toggle">
-        <input
-          type="radio"
-          data-testid={`${testIdPrefix}-source-server`}
-          checked={value === 'server'}
-          onChange={() => onChange('server')}
-        />
+      </SourceRadio>
+      <SourceRadio
+        testId={`${testIdPrefix}-source-server`}
+        checked={value === 'server'}
+        onSelect={() => onChange('server')}
+      >
         A model on a server
-      </label>
+      </SourceRadio>
     </div>
+  );
+}
+
+/** One choice of where a model comes from (the switch above; the fork dialog adds "As this run"). */
+export function SourceRadio(props: {
+  testId: string;
+  checked: boolean;
+  onSelect(): void;
+  children: ReactNode;
+}) {
+  return (
+    <label className="toggle">
+      <input
+        type="radio"
+        data-testid={props.testId}
+        checked={props.checked}
+        onChange={props.onSelect}
+      />
+      {props.children}
+    </label>
   );
 }
