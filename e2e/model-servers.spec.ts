@@ -178,13 +178,19 @@ test('a llama-server added in Settings runs Willow Bend: the server plans the da
   await expect(row.getByTestId('run-item-model')).toContainText(named);
   await page.mouse.move(0, 0);
   await page.screenshot({ path: `${SHOTS}/run-on-server-1280x720.png` });
+  // The same run view, and the fork dialog's model choice, on a larger screen.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: `${SHOTS}/run-on-server-1440x900.png` });
   // A fork keeps the run's model unless another is picked, and says which it is.
   await page.getByTestId('timeline-fork').click();
   const fork = page.getByTestId('fork-dialog');
   await expect(fork.getByTestId('fork-model-parent')).toBeChecked();
   await expect(fork.getByTestId('fork-parent-model')).toHaveText(named);
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: `${SHOTS}/fork-on-server-1440x900.png` });
   await fork.getByRole('button', { name: 'Cancel' }).click();
   await expect(fork).toBeHidden();
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // The server answered the run's requests: its own count, not the studio's.
   const metrics = await fetch(baseUrl.replace(/\/v1$/, '/metrics')).then((r) => r.text());
