@@ -128,6 +128,45 @@ describe('llama provider on a generated model', () => {
     expect(second.usage.cachedTokens).toBeLessThan(second.usage.promptTokens);
   });
 
+  it('evaluates a beginning that requests sent together share once, and answers as if alone', async () => {
+    const town = 'The town has a bakery, a cafe, a park with a pond and a library. '.repeat(8);
+    const together = (question: string, i: number): CompletionRequest => ({
+      ...request(`sharer-${i}`, question),
+      messages: [
+        { role: 'system', content: `You simulate the residents of a small town. ${town}` },
+        { role: 'user', content: question },
+      ],
+    });
+    const questions = ['Where is the bakery?', 'Who feeds the ducks?', 'Is the library open?'];
+    const copiedBefore = model.copiedPromptTokens;
+    const results = await Promise.all(questions.map((q, i) => model.complete(together(q, i))));
+    // The system turn as a prompt of its own (its closing template tokens are not shared).
+    const systemTokens = model.tokenizer.countPrompt([together('', 0).messages[0]]) - 16;
+    // The first evaluates the town; the others copy it and evaluate only their question.
+    const cached = results.map((r) => r.usage.cachedTokens).sort((a, b) => a - b);
+    expect(cached[0]).toBeLessThan(systemTokens / 2);
+    expect(cached[1]).toBeGreaterThanOrEqual(systemTokens);
+    expect(cached[2]).toBeGreaterThanOrEqual(systemTokens);
+    expect(model.copiedPromptTokens - copiedBefore).toBeGreaterThan(systemTokens);
+    // A model that copies nothing, asked one question at a time, writes the same answers.
+    const alone = await createLlamaLanguageModel({
+      modelPath,
+      gpu: false,
+      threads: 1,
+      sequences: 1,
+      contextSize: 1024,
+      banIncompleteUtf8: true,
+      sharePrefixes: false,
+    });
+    try {
+      for (const [i, q] of questions.entries()) {
+        expect(results[i].text).toBe((await alone.complete(together(q, i))).text);
+      }
+    } finally {
+      await alone.dispose();
+    }
+  });
+
   it('queues requests beyond the sequence count and decodes the rest concurrently', async () => {
     const pending = Array.from({ length: 6 }, (_, i) =>
       model.complete(request(`q${i}`, `Request ${i}`, { maxTokens: 16 })),

@@ -15,6 +15,7 @@ import {
   TokenBias,
   type Llama,
   type LlamaContext,
+  type LlamaContextSequence,
   type LlamaGrammar,
   type LlamaModel,
   type Token,
@@ -36,6 +37,7 @@ import { getLlamaRuntime, type GpuMode } from './llama-runtime.ts';
 import { PromptRenderer } from './prompt-renderer.ts';
 import { chooseContextSize } from './context-size.ts';
 import { SequencePool, type SequenceSlot } from './sequence-pool.ts';
+import { PrefixSharing } from './shared-prefix.ts';
 import { resolveThreads } from './threads.ts';
 import { needsUtf8Guard } from './utf8-guard.ts';
 
@@ -55,6 +57,11 @@ export interface LlamaModelOptions {
   contextSize?: number;
   /** Send each agent back to its own sequence (default true). False is the bench baseline. */
   affinity?: boolean;
+  /**
+   * Evaluate a beginning that prompts in flight together share once, copying it between
+   * sequences (default true; shared-prefix.ts). False is the bench baseline.
+   */
+  sharePrefixes?: boolean;
   /**
    * Forbid tokens that decode to an incomplete UTF-8 sequence (byte tokens 0x80–0xFF).
    * Random-weight models emit invalid UTF-8 otherwise; real models do not need it. Default:
@@ -176,6 +183,8 @@ export class LlamaLanguageModel implements LanguageModel {
   readonly id: string;
   readonly info: LlamaModelInfo;
   private readonly pool: SequencePool;
+  /** Undefined when off, or where a copied cache would not hold the whole prefix (see below). */
+  private readonly sharing: PrefixSharing<LlamaContextSequence> | undefined;
   private readonly renderer: PromptRenderer;
   /**
    * Compiled grammars by schema. Schemas carry per-agent place lists, so a long run meets many;
@@ -197,6 +206,7 @@ export class LlamaLanguageModel implements LanguageModel {
     const sequences: ReturnType<LlamaContext['getSequence']>[] = [];
     for (let i = 0; i < context.totalSequences; i++) sequences.push(context.getSequence());
     this.pool = new SequencePool(sequences, options.affinity ?? true);
+    this.sharing = prefixSharing(sequences, options.sharePrefixes ?? true);
     this.renderer = new PromptRenderer(model);
     const ggml = model.fileInfo.metadata.tokenizer.ggml;
     const utf8Guard =
@@ -223,6 +233,11 @@ export class LlamaLanguageModel implements LanguageModel {
       count: (text) => this.model.tokenize(text, false).length,
       countPrompt: (messages: ChatMessage[]) => this.renderer.render(messages).tokens.length,
     };
+  }
+
+  /** Prompt tokens served by copying another sequence's cache (shared-prefix.ts). */
+  get copiedPromptTokens(): number {
+    return this.sharing?.copiedTokens ?? 0;
   }
 
   /** Requests waiting for a free sequence right now. */
@@ -308,11 +323,37 @@ export class LlamaLanguageModel implements LanguageModel {
   }> {
     const sequence = slot.sequence;
     const what = `The ${request.fn} request`;
-    // Keep the longest cached prefix (minus the last token: one token must be decoded to get logits).
-    await sequence.adaptStateToTokens(tokens.slice(0, -1), false);
-    const cachedTokens = sequence.nextTokenIndex;
-    throwIfAborted(request.signal, what);
+    const evaluated = (await this.sharing?.prepare(sequence, tokens)) ?? (() => {});
+    try {
+      // Keep the longest cached prefix (minus the last token: one token must be decoded to get logits).
+      await sequence.adaptStateToTokens(tokens.slice(0, -1), false);
+      const cachedTokens = sequence.nextTokenIndex;
+      throwIfAborted(request.signal, what);
+      return await this.decode(sequence, tokens, cachedTokens, stopStrings, grammar, request, evaluated);
+    } finally {
+      evaluated();
+    }
+  }
 
+  /**
+   * Evaluates the rest of the prompt and samples the completion; calls `evaluated` once the
+   * prompt is in the cache (the first token), so requests sharing its beginning can copy it.
+   */
+  private async decode(
+    sequence: LlamaContextSequence,
+    tokens: Token[],
+    cachedTokens: number,
+    stopStrings: string[],
+    grammar: LlamaGrammar | undefined,
+    request: CompletionRequest<unknown>,
+    evaluated: () => void,
+  ): Promise<{
+    text: string;
+    cachedTokens: number;
+    completionTokens: number;
+    finishReason: FinishReason;
+  }> {
+    const what = `The ${request.fn} request`;
     const stops = [...stopStrings, ...(grammar ? grammarStopStrings(grammar) : [])];
     const generated: Token[] = [];
     let text = '';
@@ -328,6 +369,7 @@ export class LlamaLanguageModel implements LanguageModel {
     });
     try {
       for await (const token of iterator) {
+        evaluated();
         if (request.signal?.aborted) throw new ModelAbortError(what, request.signal.reason);
         generated.push(token);
         text = this.model.detokenize(generated);
@@ -361,6 +403,41 @@ export class LlamaLanguageModel implements LanguageModel {
       finishReason,
     };
   }
+}
+
+/**
+ * {@link PrefixSharing} over a context's sequences, copying caches with node-llama-cpp's own
+ * sequence-state copy. Undefined when `enabled` is false; when that copy is missing (it is
+ * internal to node-llama-cpp 3.x: an upgrade may move it); or when the model needs cache
+ * checkpoints (sliding-window or recurrent layers), whose copied cache would not hold the whole
+ * prefix.
+ */
+function prefixSharing(
+  sequences: readonly LlamaContextSequence[],
+  enabled: boolean,
+): PrefixSharing<LlamaContextSequence> | undefined {
+  const copyable = (s: LlamaContextSequence) => s as unknown as CopyableSequence;
+  if (
+    !enabled ||
+    sequences.length < 2 ||
+    sequences[0].needsCheckpoints ||
+    typeof copyable(sequences[0])._copyStateFromOtherSequence !== 'function'
+  )
+    return undefined;
+  return new PrefixSharing({
+    sequences,
+    tokensOf: (sequence) => sequence.contextTokens,
+    copy: async (target, source, tokens) => {
+      const copied = await copyable(target)._copyStateFromOtherSequence(source, tokens);
+      // A partial copy leaves the cache's bookkeeping unsure: start the sequence afresh.
+      if (!copied) await target.clearHistory();
+    },
+  });
+}
+
+/** node-llama-cpp's internal cache copy (its decision contexts share prefixes with it). */
+interface CopyableSequence {
+  _copyStateFromOtherSequence(other: LlamaContextSequence, upToTokenIndex: number): Promise<boolean>;
 }
 
 /** See {@link LlamaModelOptions.dryStrength}; llama.cpp's usual setting with base 1.75, length 2. */
