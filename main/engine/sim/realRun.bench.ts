@@ -18,7 +18,11 @@
  *     requests together as the run sent them, on two fresh models: sequences routed by cached
  *     prefix (the product's) and least recently used. Each request evaluates its prompt and one
  *     token, so the two differ only in what the KV cache serves. value = share of prompt tokens
- *     served with routing; ratio = wall seconds LRU ÷ routed.
+ *     served with routing; ratio = wall seconds LRU ÷ routed. Neither copies shared beginnings;
+ *   - llm.shared_prefix@smollm2-135m — the same requests replayed routed by prefix, with the
+ *     beginnings that requests sent together share evaluated once and copied between sequences
+ *     (the product's, llama/shared-prefix.ts) and without. value = share of prompt tokens
+ *     served with copying; ratio = CPU-seconds without ÷ with.
  *
  * Every line carries the machine's 1-minute load average and this process's CPU seconds.
  * Run: npx tsx main/engine/sim/realRun.bench.ts [willow-bend|harrow-quay] (both by default)
@@ -30,7 +34,7 @@ import { reportBench } from '../../../common/bench';
 import { townConditions } from '../../../common/runs/conditions';
 import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
 import { CostLedger, withLedger } from '../../models/ledger';
-import { compareRouting, requestsByStep } from '../../models/testing/replay-requests';
+import { compareRouting, compareSharing, requestsByStep } from '../../models/testing/replay-requests';
 import { realTestModels, type RealTestModels } from '../../models/testing/test-models';
 import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
 import type { LanguageModel } from '../../models/types';
@@ -145,7 +149,7 @@ const asked = process.argv[2];
 const towns = TOWNS.filter((t) => asked === undefined || t === asked);
 if (towns.length === 0) throw new Error(`no town "${asked}"; expected one of ${TOWNS.join(', ')}`);
 const models = realTestModels(
-  'run.realtime_per_game_hour, llm.prefix_affinity, llm.prefix_routing and cost.importance_share on SmolLM2',
+  'run.realtime_per_game_hour, llm.prefix_affinity, llm.prefix_routing, llm.shared_prefix and cost.importance_share on SmolLM2',
 );
 if (models) {
   for (const town of towns) {
@@ -155,6 +159,14 @@ if (models) {
     reportBench({
       name: 'llm.prefix_routing@smollm2-135m',
       ...(await compareRouting(models.llm, steps)),
+      town,
+      window: 'the first game hour above, seeding included',
+      calls: steps.flat().length,
+      load1: Number(os.loadavg()[0].toFixed(2)),
+    });
+    reportBench({
+      name: 'llm.shared_prefix@smollm2-135m',
+      ...(await compareSharing(models.llm, steps)),
       town,
       window: 'the first game hour above, seeding included',
       calls: steps.flat().length,

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createLlamaLanguageModel } from '../llama/llama-language-model.ts';
+import { cpuSeconds } from './modelLimit.ts';
 import type { ChatMessage } from '../types.ts';
 
 export interface LoggedRequest {
@@ -29,22 +30,36 @@ export function requestsByStep(eventsFile: string): LoggedRequest[][] {
 
 export interface ReplayResult {
   seconds: number;
+  /** CPU-seconds of this process over the replay (the model's threads included). */
+  cpuSeconds: number;
   promptTokens: number;
   cachedTokens: number;
   /** Prompt tokens the model evaluated (not served from the KV cache). */
   evaluatedTokens: number;
 }
 
-/** Sends each step's requests at once, step after step, on a fresh model (1 thread, CPU). */
+/**
+ * Sends each step's requests at once, step after step, on a fresh model (1 thread, CPU), with
+ * sequences routed by cached prefix or not (`affinity`) and shared beginnings copied or not
+ * (`sharePrefixes`, default on as in the product).
+ */
 export async function replayRequests(
   modelPath: string,
   steps: readonly LoggedRequest[][],
   affinity: boolean,
+  sharePrefixes = true,
 ): Promise<ReplayResult> {
-  const model = await createLlamaLanguageModel({ modelPath, gpu: false, threads: 1, affinity });
+  const model = await createLlamaLanguageModel({
+    modelPath,
+    gpu: false,
+    threads: 1,
+    affinity,
+    sharePrefixes,
+  });
   let promptTokens = 0;
   let cachedTokens = 0;
   const started = performance.now();
+  const cpu = process.cpuUsage();
   try {
     for (const step of steps) {
       const results = await Promise.all(
@@ -59,23 +74,46 @@ export async function replayRequests(
     await model.dispose();
   }
   const seconds = Number(((performance.now() - started) / 1000).toFixed(1));
-  return { seconds, promptTokens, cachedTokens, evaluatedTokens: promptTokens - cachedTokens };
+  return {
+    seconds,
+    cpuSeconds: Number(cpuSeconds(process.cpuUsage(cpu)).toFixed(1)),
+    promptTokens,
+    cachedTokens,
+    evaluatedTokens: promptTokens - cachedTokens,
+  };
 }
+
+const share = (r: ReplayResult) => Number((r.cachedTokens / Math.max(1, r.promptTokens)).toFixed(3));
 
 /**
  * Replays `steps` routed by cached prefix, then least recently used, and returns the bench
  * line's fields: value = share served with routing, ratio = wall seconds LRU ÷ routed.
  */
 export async function compareRouting(modelPath: string, steps: readonly LoggedRequest[][]) {
-  const routed = await replayRequests(modelPath, steps, true);
-  const lru = await replayRequests(modelPath, steps, false);
-  const share = (r: ReplayResult) =>
-    Number((r.cachedTokens / Math.max(1, r.promptTokens)).toFixed(3));
+  const routed = await replayRequests(modelPath, steps, true, false);
+  const lru = await replayRequests(modelPath, steps, false, false);
   return {
     value: share(routed),
     unit: 'share of prompt tokens from the KV cache, routed by prefix',
     ratio: Number((lru.seconds / routed.seconds).toFixed(2)),
     routed,
     leastRecentlyUsed: { ...lru, share: share(lru) },
+  };
+}
+
+/**
+ * Replays `steps` (routed by prefix) with shared beginnings copied between sequences and
+ * without, and returns the bench line's fields: value = share served from the cache with
+ * copying, ratio = CPU-seconds without ÷ with.
+ */
+export async function compareSharing(modelPath: string, steps: readonly LoggedRequest[][]) {
+  const shared = await replayRequests(modelPath, steps, true, true);
+  const separate = await replayRequests(modelPath, steps, true, false);
+  return {
+    value: share(shared),
+    unit: 'share of prompt tokens from the KV cache, shared beginnings copied',
+    ratio: Number((separate.cpuSeconds / Math.max(0.1, shared.cpuSeconds)).toFixed(2)),
+    shared,
+    notShared: { ...separate, share: share(separate) },
   };
 }
