@@ -34,13 +34,34 @@ describe('reflection', () => {
       expect(insight.depth).toBe(1 + deepest);
     }
     // Statement 1 of each insight prompt is the first memory retrieved for that question.
-    const firstStatement = h.model.calls[1].messages[1].content
-      .split('\n')
+    const firstStatement = h.model.calls[1].messages
+      .at(-1)!
+      .content.split('\n')
       .find((l) => l.startsWith('1. '));
     expect(ada.memory.get(reflection!.insights[0].evidence[0])!.description).toBe(
       firstStatement!.slice(3),
     );
     expect(ada.importanceSinceReflection).toBe(0);
+  });
+
+  it('asks its next questions from what came after its last reflection (reverie importance_ele_n)', async () => {
+    const h = await harness();
+    const ada = h.agents.ada;
+    const mind = h.mind(600, { reflectionThreshold: 10 });
+    await remember(mind, ada, [
+      { kind: 'observation', description: 'Bo Park is baking rye bread', importance: 10 },
+    ]);
+    await maybeReflect(ada, mind);
+    await remember(mind, ada, [
+      { kind: 'observation', description: 'Cy Tan is painting the fence', importance: 10 },
+    ]);
+    const callsBefore = h.model.calls.length;
+    expect(await maybeReflect(ada, mind)).not.toBeNull();
+    const asked = h.model.calls[callsBefore];
+    expect(asked.fn).toBe('reflect.questions');
+    const question = asked.messages.at(-1)!.content;
+    expect(question).toContain('Cy Tan is painting the fence');
+    expect(question).not.toContain('Bo Park is baking rye bread');
   });
 
   it('counts only perceived events toward the trigger, not plans, chats or thoughts (§4.2)', async () => {

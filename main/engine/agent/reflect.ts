@@ -15,7 +15,10 @@ import type { Agent } from './Agent';
 import type { MemoryNode } from './memory';
 import { ask, isIdleMemory, recall, remember, type Mind } from './mind';
 
-/** Recent memories the questions are asked from (ARCHITECTURE §9: the last ~100). */
+/**
+ * Most memories the questions are asked from (ARCHITECTURE §9: the last ~100): those since the
+ * last reflection, as reverie's `generate_focal_points` takes the `importance_ele_n` newest.
+ */
 export const REFLECTION_SOURCE_MEMORIES = 100;
 /** Memories retrieved per question (reverie `new_retrieve` default, 30). */
 export const MEMORIES_PER_QUESTION = 30;
@@ -33,14 +36,20 @@ export interface Reflection {
 export async function maybeReflect(agent: Agent, mind: Mind): Promise<Reflection | null> {
   if (!reflects(mind)) return null;
   if (agent.importanceSinceReflection < mind.reflectionThreshold) return null;
-  // As reverie's focal points: "… is idle" observations say nothing to reflect on.
+  // As reverie's focal points: what came since the last reflection, less "… is idle"
+  // observations, which say nothing to reflect on.
+  const since = lastReflectionRow(agent);
   const recent = agent.memory
     .latest(
       ['observation', 'chat', 'thought', 'plan'],
       REFLECTION_SOURCE_MEMORIES,
-      (node) => !isIdleMemory(node),
+      (node) => node.row > since && !isIdleMemory(node),
     )
     .reverse();
+  if (recent.length === 0) {
+    agent.importanceSinceReflection = 0;
+    return null;
+  }
   const { questions } = await ask(
     mind,
     agent,
@@ -73,7 +82,7 @@ export async function maybeReflect(agent: Agent, mind: Mind): Promise<Reflection
       description: i.insight,
       importance: i.importance,
       subject: agent.name,
-      predicate: 'reflects',
+      predicate: REFLECTS,
       object: questions[q],
       // 1-based statement numbers → the retrieved memories' ids, deduplicated.
       evidence: [...new Set(i.evidence.map((n) => evidenceSets[q][n - 1].id))],
@@ -83,3 +92,15 @@ export async function maybeReflect(agent: Agent, mind: Mind): Promise<Reflection
   agent.importanceSinceReflection = 0;
   return { questions, insights };
 }
+
+/** The memory-stream row of the agent's newest insight, or -1 before its first reflection. */
+function lastReflectionRow(agent: Agent): number {
+  const nodes = agent.memory.nodes;
+  for (let i = nodes.length - 1; i >= 0; i--) {
+    if (nodes[i].kind === 'thought' && nodes[i].predicate === REFLECTS) return nodes[i].row;
+  }
+  return -1;
+}
+
+/** The predicate insights are stored with ("<name> reflects <question>"). */
+const REFLECTS = 'reflects';

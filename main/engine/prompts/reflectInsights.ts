@@ -5,15 +5,18 @@
  * construction; each insight also carries its importance, saving one call per insight.
  */
 import { ranked } from './budget';
-import { agentSystem, type IdentityView } from './identity';
+import { exampleSystem, residentBrief, type IdentityView } from './identity';
 import { intIn, list, object, words } from './jsonSchema';
-import { buildSpec, type PromptSpec } from './PromptSpec';
+import { buildSpec, numbered, type PromptSpec } from './PromptSpec';
+import { REFLECTION_EXAMPLES } from './reflectionExamples';
 
 /** Longest insight, in words. */
 const INSIGHT_WORDS = 15;
 
 /** Insights per question (Park et al. 2023 §4.2). */
 export const INSIGHTS_PER_QUESTION = 5;
+
+const ASK = `\nWhat ${INSIGHTS_PER_QUESTION} high-level insights can you infer from these statements?`;
 
 /** One insight as the model writes it: `evidence` holds 1-based statement numbers. */
 export type Insight = { insight: string; evidence: number[]; importance: number };
@@ -41,15 +44,20 @@ export function reflectInsightsPrompt(
     });
   return buildSpec({
     fn: 'reflect.insights',
-    stable: agentSystem(
-      who,
+    stable: exampleSystem(
       `Infer ${INSIGHTS_PER_QUESTION} high-level insights from the numbered statements, each ` +
-        `at most ${INSIGHT_WORDS} words. For each, list the numbers of the statements it rests ` +
-        'on and rate its importance to you from 1 to 10.',
+        `a sentence of at most ${INSIGHT_WORDS} words. For each, list the numbers of the ` +
+        'statements it rests on and rate its importance to the resident from 1 to 10.',
     ),
+    // The resident comes after the instructions and worked examples every resident shares.
+    examples: REFLECTION_EXAMPLES.map((e) => ({
+      question: `${residentBrief(e.who)}\nQuestion: ${e.questions[0]}\nStatements:\n${numbered(e.statements)}${ASK}`,
+      answer: { insights: e.insights },
+    })),
     volatile: [
-      `Question: ${input.question}\nStatements:\n`,
+      `${residentBrief(who)}\nQuestion: ${input.question}\nStatements:\n`,
       ranked('statements', input.statements, { min: 1, style: 'number' }),
+      ASK,
     ],
     shape: (kept) => shape((kept.get('statements') ?? []).length),
     decode: (answer, kept) => {

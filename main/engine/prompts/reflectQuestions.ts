@@ -4,9 +4,10 @@
  * high-level questions we can answer about the subjects in the statements?").
  */
 import { recent } from './budget';
-import { agentSystem, type IdentityView } from './identity';
+import { exampleSystem, residentBrief, type IdentityView } from './identity';
 import { list, object, words } from './jsonSchema';
-import { buildSpec, type PromptSpec } from './PromptSpec';
+import { buildSpec, numbered, type PromptSpec } from './PromptSpec';
+import { REFLECTION_EXAMPLES } from './reflectionExamples';
 
 /** Questions per reflection (Park et al. 2023 §4.2). */
 export const REFLECTION_QUESTIONS = 3;
@@ -18,20 +19,33 @@ const shape = object({
   questions: list(words(QUESTION_WORDS, 5), REFLECTION_QUESTIONS, REFLECTION_QUESTIONS),
 });
 
-/** Builds the question prompt over `memories` (oldest first; the newest are kept when they do not all fit). */
+const ASK = `\nWhat are the ${REFLECTION_QUESTIONS} most salient high-level questions these memories can answer?`;
+
+/**
+ * Builds the question prompt over `memories` (oldest first; the newest are kept when they do
+ * not all fit). The resident comes after the instructions and worked examples
+ * (prompts/reflectionExamples.ts), which every resident's reflection shares.
+ */
 export function reflectQuestionsPrompt(
   who: IdentityView,
   memories: readonly string[],
 ): PromptSpec<{ questions: string[] }> {
   return buildSpec({
     fn: 'reflect.questions',
-    stable: agentSystem(
-      who,
-      `Read your recent memories. Ask the ${REFLECTION_QUESTIONS} most salient high-level ` +
-        'questions that they can answer about the people and things in them, each at most ' +
-        `${QUESTION_WORDS} words.`,
+    stable: exampleSystem(
+      `Read the resident's recent memories. Ask the ${REFLECTION_QUESTIONS} most salient ` +
+        'high-level questions that they can answer about the people and things in them, each ' +
+        `at most ${QUESTION_WORDS} words. Ask questions; do not repeat the memories.`,
     ),
-    volatile: ['Recent memories:\n', recent('memories', memories, { min: 1, style: 'number' })],
+    examples: REFLECTION_EXAMPLES.map((e) => ({
+      question: `${residentBrief(e.who)}\nRecent memories:\n${numbered(e.memories)}${ASK}`,
+      answer: { questions: e.questions },
+    })),
+    volatile: [
+      `${residentBrief(who)}\nRecent memories:\n`,
+      recent('memories', memories, { min: 1, style: 'number' }),
+      ASK,
+    ],
     shape,
   });
 }

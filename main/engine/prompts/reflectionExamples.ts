@@ -1,0 +1,89 @@
+/**
+ * Worked examples for reflection (prompts/examples.ts says why small models need them): the
+ * same two invented residents, each with a few recent memories, the questions those memories
+ * raise, and for one question the statements retrieved for it and the insights drawn from them.
+ *
+ * Why reflection needs its own: asked with instructions alone, SmolLM2-135M copied memory lines
+ * back as its "questions" ("1. Agnes Whitlow is a professor of local history at…") and wrote
+ * the word "insight" as each insight, in pretty-printed JSON whose whitespace was most of the
+ * 250–400 tokens it generated per call (a recorded Willow Bend day, issue 22). Shown compact
+ * answers it writes compact ones.
+ */
+import { EXAMPLE_RESIDENTS } from './examples';
+import type { IdentityView } from './identity';
+
+/** One example resident's reflection. */
+export interface ReflectionExample {
+  who: IdentityView;
+  /** Recent memories, oldest first (reflect.questions' statements). */
+  memories: readonly string[];
+  questions: readonly [string, string, string];
+  /** reflect.insights: the first question, the statements retrieved for it, the insights. */
+  statements: readonly string[];
+  insights: readonly { insight: string; evidence: readonly number[]; importance: number }[];
+}
+
+const [SAM, ROSA] = EXAMPLE_RESIDENTS;
+
+export const REFLECTION_EXAMPLES: readonly ReflectionExample[] = [
+  {
+    who: SAM.who,
+    memories: [
+      'Sam Lee is caring for patients on the ward',
+      'Sam Lee is eating lunch in the staff room',
+      'Dr Okafor thanked Sam for staying late',
+      'Sam Lee is practising the new song on the guitar',
+      'Mia from the band said the new song is too fast',
+      'Sam Lee is sleeping',
+    ],
+    questions: [
+      'What does Sam value in his work at the clinic?',
+      'How does the band feel about the new song?',
+      'How does Sam balance nursing and music?',
+    ],
+    statements: [
+      'Sam Lee is caring for patients on the ward',
+      'Dr Okafor thanked Sam for staying late',
+      'Sam Lee is eating lunch in the staff room',
+      'Sam has worked at the clinic for six years',
+      'Sam Lee is writing up the patient notes',
+    ],
+    insights: [
+      { insight: 'Sam is proud of being a careful nurse', evidence: [1, 5], importance: 6 },
+      { insight: 'The doctor trusts Sam and relies on him', evidence: [2], importance: 5 },
+      { insight: 'Sam gives extra time when patients need it', evidence: [1, 2], importance: 5 },
+      { insight: 'Sam has settled into life at the clinic', evidence: [4], importance: 4 },
+      { insight: 'Sam rarely rests during his shifts', evidence: [3, 5], importance: 3 },
+    ],
+  },
+  {
+    who: ROSA.who,
+    memories: [
+      'Rosa Diaz is checking the beehives in the garden',
+      'the second hive has very little honey',
+      'Rosa Diaz is reading a novel in the park',
+      'Sam Lee asked Rosa to come to the band night',
+      'Rosa Diaz is watering the lavender',
+      'the lavender by the gate is in flower',
+    ],
+    questions: [
+      'Why are Rosa’s bees making so little honey?',
+      'Who are Rosa’s friends in Elmford?',
+      'What does Rosa enjoy doing on her own?',
+    ],
+    statements: [
+      'the second hive has very little honey',
+      'Rosa Diaz is checking the beehives in the garden',
+      'the lavender by the gate is in flower',
+      'last summer was dry and the flowers were few',
+      'Rosa is worried that her bees are not making enough honey',
+    ],
+    insights: [
+      { insight: 'A dry summer left the bees with few flowers', evidence: [1, 4], importance: 6 },
+      { insight: 'The new lavender may feed the bees again', evidence: [3, 5], importance: 5 },
+      { insight: 'Rosa watches her hives closely and worries', evidence: [2, 5], importance: 5 },
+      { insight: 'The weaker hive needs Rosa’s help first', evidence: [1, 2], importance: 6 },
+      { insight: 'Rosa’s garden matters to her bees', evidence: [3], importance: 3 },
+    ],
+  },
+];
