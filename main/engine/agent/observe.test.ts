@@ -38,7 +38,7 @@ describe('importance ratings', () => {
       expect(clauses.length).toBeGreaterThan(1);
       const calls = model.calls.filter((c) => c.fn === 'importance' && c.agentId === persona.id);
       expect(calls).toHaveLength(1);
-      const listed = calls[0].messages[1].content;
+      const listed = calls[0].messages.at(-1)!.content;
       for (const clause of clauses) expect(listed).toContain(clause);
       const thoughts = sim.agents[i].memory.latest(['thought'], clauses.length);
       // Newest first: the last clause got the highest rating.
@@ -63,7 +63,7 @@ describe('importance ratings', () => {
     for (const agent of sim.agents) {
       const asked = model.calls
         .filter((c) => c.fn === 'importance' && c.agentId === agent.id)
-        .flatMap((c) => ratedEvents(c.messages[1].content));
+        .flatMap((c) => ratedEvents(c.messages.at(-1)!.content));
       expect(new Set(asked).size, `${agent.id} rated an observation twice`).toBe(asked.length);
       const first = new Map<string, number>();
       for (const m of agent.memory.nodes.filter((n) => n.kind === 'observation')) {
@@ -82,7 +82,7 @@ describe('importance ratings', () => {
 
 /** The events an importance prompt asks about, one per listed memory or the single one. */
 function ratedEvents(user: string): string[] {
-  const single = /^Memory \(event\): (.*)$/s.exec(user);
+  const single = /^Memory: \(event\) (.*)$/m.exec(user);
   if (single) return [single[1]];
   return user
     .split('\n')
@@ -115,7 +115,7 @@ describe('self-observation (reverie: the persona perceives its own event)', () =
     // Rated by the model like any event (townScript rates every event 4), not given a rating.
     const asked = h.model.calls
       .filter((c) => c.fn === 'importance')
-      .flatMap((c) => ratedEvents(c.messages[1].content));
+      .flatMap((c) => ratedEvents(c.messages.at(-1)!.content));
     expect(asked).toContain(`${ada.name} is making tea and eating breakfast`);
     expect(own[0].importance).toBe(4);
     const rated = ada.memory.nodes

@@ -62,24 +62,6 @@ export function agentSystem(who: IdentityView, instructions: string): string {
 }
 
 /**
- * A short identity — name, age, traits and what they are up to — for prompts that need to know
- * whose point of view to take but not their whole story (importance ratings, issue 22: the full
- * block was 94% of an importance prompt).
- */
-export function briefIdentity(who: IdentityView): string {
-  return [
-    `Name: ${who.name} (age ${who.age})`,
-    `Innate traits: ${who.innate}`,
-    `Currently: ${who.currently}`,
-  ].join('\n');
-}
-
-/** {@link agentSystem} with the {@link briefIdentity}. */
-export function briefAgentSystem(who: IdentityView, instructions: string): string {
-  return `You simulate one resident of a small town in a believable way.\n\n${instructions}\nAnswer with JSON only.\n\nThe resident:\n${briefIdentity(who)}`;
-}
-
-/**
  * The resident in a few sentences, addressed to them: what the worked examples' questions open
  * with (prompts/examples.ts), so a small model reads the real resident as it read the examples.
  */

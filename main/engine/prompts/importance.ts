@@ -2,14 +2,33 @@
  * `importance`: how poignant a new memory is, 1 (mundane: brushing teeth) to 10 (poignant: a
  * break-up), as Park et al. 2023 §4.1 rate every memory. Observations of the form "… is idle"
  * never reach this prompt (agent/observe.ts scores them 1 without a call).
+ *
+ * Laid out for the KV cache (issue 22): the instructions and worked examples
+ * (prompts/memoryExamples.ts), the same for every resident, come first; then who is rating —
+ * only name, traits and what they are up to (the whole identity block was 94% of the prompt)
+ * — and the memories.
  */
 import { MAX_IMPORTANCE, MIN_IMPORTANCE } from '../agent/memory';
 import { freeText, ranked } from './budget';
-import { briefAgentSystem, type IdentityView } from './identity';
+import { exampleSystem, type IdentityView } from './identity';
 import { intIn, list, object, type Shape } from './jsonSchema';
+import { IMPORTANCE_EXAMPLES, type RatedMemory } from './memoryExamples';
 import { buildSpec, type KeptItems, type PromptSpec } from './PromptSpec';
 
 const shape = object({ importance: intIn(MIN_IMPORTANCE, MAX_IMPORTANCE) });
+
+const SCALE =
+  'on a scale of 1 to 10, where 1 is purely mundane (brushing teeth, making the bed, an object ' +
+  'in use) and 10 is extremely poignant (a break-up, a college acceptance).';
+
+/** Whose point of view a rating takes: a sentence, addressed to them. */
+function rater(who: Pick<IdentityView, 'name' | 'age' | 'innate' | 'currently'>): string {
+  return `You are ${who.name}, age ${who.age} (${who.innate}). ${who.currently}`;
+}
+
+const memoryLine = (m: Pick<RatedMemory, 'kind' | 'description'>) => `(${m.kind}) ${m.description}`;
+const ASK_ONE = '\nHow important is this memory to you?';
+const ASK_ALL = '\nHow important is each memory to you?';
 
 /** Builds the importance rating prompt for one memory of `kind` ('event', 'chat' or 'thought'). */
 export function importancePrompt(
@@ -18,13 +37,19 @@ export function importancePrompt(
 ): PromptSpec<{ importance: number }> {
   return buildSpec({
     fn: 'importance',
-    stable: briefAgentSystem(
-      who,
-      'Rate how important a memory is to you on a scale of 1 to 10, where 1 is purely mundane ' +
-        '(brushing teeth, making the bed) and 10 is extremely poignant (a break-up, a college ' +
-        'acceptance).',
-    ),
-    volatile: [`Memory (${memory.kind}): `, freeText('memory', memory.description)],
+    stable: exampleSystem(`Rate how important a memory is to the resident ${SCALE}`),
+    examples: IMPORTANCE_EXAMPLES.map((e) => {
+      const last = e.memories[e.memories.length - 1];
+      return {
+        question: `${rater(e.who)}\nMemory: ${memoryLine(last)}${ASK_ONE}`,
+        answer: { importance: last.importance },
+      };
+    }),
+    volatile: [
+      `${rater(who)}\nMemory: (${memory.kind}) `,
+      freeText('memory', memory.description),
+      ASK_ONE,
+    ],
     shape,
   });
 }
@@ -42,19 +67,18 @@ export function importanceListPrompt(
   const shown = (kept: KeptItems) => kept.get('memories')?.length ?? memories.length;
   return buildSpec<{ importance: (number | null)[] }>({
     fn: 'importance',
-    stable: briefAgentSystem(
-      who,
-      'Rate how important each memory is to you on a scale of 1 to 10, where 1 is purely ' +
-        'mundane (brushing teeth, making the bed) and 10 is extremely poignant (a break-up, a ' +
-        'college acceptance). Give one rating per memory, in the order listed.',
+    stable: exampleSystem(
+      `Rate how important each memory is to the resident ${SCALE} Give one rating per memory, ` +
+        'in the order listed.',
     ),
+    examples: IMPORTANCE_EXAMPLES.map((e) => ({
+      question: `${rater(e.who)}\nMemories:\n${e.memories.map((m) => `- ${memoryLine(m)}`).join('\n')}${ASK_ALL}`,
+      answer: { importance: e.memories.map((m) => m.importance) },
+    })),
     volatile: [
-      'Memories:\n',
-      ranked(
-        'memories',
-        memories.map((m) => `(${m.kind}) ${m.description}`),
-        { min: 1 },
-      ),
+      `${rater(who)}\nMemories:\n`,
+      ranked('memories', memories.map(memoryLine), { min: 1 }),
+      ASK_ALL,
     ],
     shape: (kept) => {
       const n = shown(kept);

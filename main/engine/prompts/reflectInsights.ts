@@ -8,7 +8,7 @@ import { ranked } from './budget';
 import { exampleSystem, residentBrief, type IdentityView } from './identity';
 import { intIn, list, object, words } from './jsonSchema';
 import { buildSpec, numbered, type PromptSpec } from './PromptSpec';
-import { REFLECTION_EXAMPLES } from './reflectionExamples';
+import { REFLECTION_EXAMPLES } from './memoryExamples';
 
 /** Longest insight, in words. */
 const INSIGHT_WORDS = 15;

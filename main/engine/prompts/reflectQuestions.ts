@@ -7,7 +7,7 @@ import { recent } from './budget';
 import { exampleSystem, residentBrief, type IdentityView } from './identity';
 import { list, object, words } from './jsonSchema';
 import { buildSpec, numbered, type PromptSpec } from './PromptSpec';
-import { REFLECTION_EXAMPLES } from './reflectionExamples';
+import { REFLECTION_EXAMPLES } from './memoryExamples';
 
 /** Questions per reflection (Park et al. 2023 §4.2). */
 export const REFLECTION_QUESTIONS = 3;
@@ -24,7 +24,7 @@ const ASK = `\nWhat are the ${REFLECTION_QUESTIONS} most salient high-level ques
 /**
  * Builds the question prompt over `memories` (oldest first; the newest are kept when they do
  * not all fit). The resident comes after the instructions and worked examples
- * (prompts/reflectionExamples.ts), which every resident's reflection shares.
+ * (prompts/memoryExamples.ts), which every resident's reflection shares.
  */
 export function reflectQuestionsPrompt(
   who: IdentityView,

@@ -1,7 +1,14 @@
 /**
- * Worked examples for reflection (prompts/examples.ts says why small models need them): the
- * same two invented residents, each with a few recent memories, the questions those memories
- * raise, and for one question the statements retrieved for it and the insights drawn from them.
+ * Worked examples for the prompts about memories (prompts/examples.ts says why small models
+ * need them), with the same two invented residents: how much a memory matters (importance),
+ * and reflection — a few recent memories, the questions those memories raise, and for one
+ * question the statements retrieved for it and the insights drawn from them.
+ *
+ * Why importance needs them: over a recorded Willow Bend day SmolLM2-135M rated a third of all
+ * memories 10 ("Agnes Whitlow is writing a book about the summer", "Delphine Cartwright is
+ * writing a personal message to the town") and "librarian’s desk is in use" 7, so the
+ * importance sum reached the reflection threshold about once an hour per resident where the
+ * paper's agents reflect two or three times a day.
  *
  * Why reflection needs its own: asked with instructions alone, SmolLM2-135M copied memory lines
  * back as its "questions" ("1. Agnes Whitlow is a professor of local history at…") and wrote
@@ -24,6 +31,49 @@ export interface ReflectionExample {
 }
 
 const [SAM, ROSA] = EXAMPLE_RESIDENTS;
+
+/** A memory as the importance prompts show it, and the rating it deserves. */
+export interface RatedMemory {
+  kind: 'event' | 'chat' | 'thought';
+  description: string;
+  importance: number;
+}
+
+/**
+ * Each example resident's new memories, rated: mostly mundane (their own routine, objects in
+ * use), a few that matter. The single-memory prompt shows each resident's last one.
+ */
+export const IMPORTANCE_EXAMPLES: readonly {
+  who: IdentityView;
+  memories: readonly RatedMemory[];
+}[] = [
+  {
+    who: SAM.who,
+    memories: [
+      { kind: 'event', description: 'Sam Lee is eating lunch in the staff room', importance: 1 },
+      { kind: 'event', description: 'nurses desk is in use', importance: 1 },
+      { kind: 'event', description: 'Dr Okafor is writing up the patient notes', importance: 2 },
+      {
+        kind: 'chat',
+        description: 'Sam Lee and Mia conversed about the band splitting up',
+        importance: 7,
+      },
+    ],
+  },
+  {
+    who: ROSA.who,
+    memories: [
+      { kind: 'event', description: 'Rosa Diaz is watering the lavender', importance: 1 },
+      {
+        kind: 'thought',
+        description: 'Rosa wants to read the new novel in the park',
+        importance: 3,
+      },
+      { kind: 'event', description: 'beehive is in use', importance: 1 },
+      { kind: 'event', description: 'a swarm of bees left the second hive', importance: 6 },
+    ],
+  },
+];
 
 export const REFLECTION_EXAMPLES: readonly ReflectionExample[] = [
   {
