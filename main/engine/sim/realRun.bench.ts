@@ -34,7 +34,11 @@ import { reportBench } from '../../../common/bench';
 import { townConditions } from '../../../common/runs/conditions';
 import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
 import { CostLedger, withLedger } from '../../models/ledger';
-import { compareRouting, compareSharing, requestsByStep } from '../../models/testing/replay-requests';
+import {
+  compareRouting,
+  compareSharing,
+  requestsByStep,
+} from '../../models/testing/replay-requests';
 import { realTestModels, type RealTestModels } from '../../models/testing/test-models';
 import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
 import type { LanguageModel } from '../../models/types';

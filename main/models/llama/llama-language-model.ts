@@ -329,7 +329,15 @@ export class LlamaLanguageModel implements LanguageModel {
       await sequence.adaptStateToTokens(tokens.slice(0, -1), false);
       const cachedTokens = sequence.nextTokenIndex;
       throwIfAborted(request.signal, what);
-      return await this.decode(sequence, tokens, cachedTokens, stopStrings, grammar, request, evaluated);
+      return await this.decode(
+        sequence,
+        tokens,
+        cachedTokens,
+        stopStrings,
+        grammar,
+        request,
+        evaluated,
+      );
     } finally {
       evaluated();
     }
@@ -437,7 +445,10 @@ function prefixSharing(
 
 /** node-llama-cpp's internal cache copy (its decision contexts share prefixes with it). */
 interface CopyableSequence {
-  _copyStateFromOtherSequence(other: LlamaContextSequence, upToTokenIndex: number): Promise<boolean>;
+  _copyStateFromOtherSequence(
+    other: LlamaContextSequence,
+    upToTokenIndex: number,
+  ): Promise<boolean>;
 }
 
 /** See {@link LlamaModelOptions.dryStrength}; llama.cpp's usual setting with base 1.75, length 2. */

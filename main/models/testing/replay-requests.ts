@@ -83,7 +83,8 @@ export async function replayRequests(
   };
 }
 
-const share = (r: ReplayResult) => Number((r.cachedTokens / Math.max(1, r.promptTokens)).toFixed(3));
+const share = (r: ReplayResult) =>
+  Number((r.cachedTokens / Math.max(1, r.promptTokens)).toFixed(3));
 
 /**
  * Replays `steps` routed by cached prefix, then least recently used, and returns the bench
