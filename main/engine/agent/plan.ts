@@ -10,7 +10,7 @@ import { actionPrompt, LOCATION_SEPARATOR, type ActionChoice } from '../prompts/
 import { actNowPrompt } from '../prompts/actNow';
 import { dailyRevisePrompt } from '../prompts/dailyRevise';
 import { planDailyPrompt } from '../prompts/planDaily';
-import { planDecomposePrompt } from '../prompts/planDecompose';
+import { planDecomposePrompt, SHORTEST_TASK_MINUTES } from '../prompts/planDecompose';
 import { planHourlyPrompt } from '../prompts/planHourly';
 import { planWakePrompt } from '../prompts/planWake';
 import { progressive } from '../prompts/verbPhrase';
@@ -271,6 +271,11 @@ export async function decompose(
   // Whatever was being recorded or replayed is over: a new block begins (the recording ran its
   // course) or this one is re-planned around an interruption (`context`).
   if (lifestyle) closeRecording(agent, mind, context !== '');
+  const mergeRepeats = conditionsOf(mind).guards.mergeRepeats;
+  // Too short for two tasks (the remainder of a block after an interruption, say): the
+  // activity is its one task, and nothing is asked (issue 22: no call for what needs none).
+  if (minutes < 2 * SHORTEST_TASK_MINUTES)
+    return layoutTasks([{ task: activity, minutes }], start, minutes, mergeRepeats);
   const day = mind.clock.dayIndex(mind.now);
   const block = blockKeyAt(agent, day, start);
   let embedding: number[] | null = null;
@@ -278,12 +283,7 @@ export async function decompose(
     const found = await lookupPolicy(agent, mind, activity, knownLocations(agent, mind), block);
     embedding = found.embedding;
     if (found.hit) {
-      const reused = layoutTasks(
-        found.policy.tasks,
-        start,
-        minutes,
-        conditionsOf(mind).guards.mergeRepeats,
-      );
+      const reused = layoutTasks(found.policy.tasks, start, minutes, mergeRepeats);
       startReuse(agent, found.policy, found.embedding, day, reused, block);
       mind.costLayer?.note({
         kind: 'policy.hit',
@@ -313,7 +313,7 @@ export async function decompose(
       context,
     }),
   );
-  const out = layoutTasks(tasks, start, minutes, conditionsOf(mind).guards.mergeRepeats);
+  const out = layoutTasks(tasks, start, minutes, mergeRepeats);
   if (embedding) startRecording(agent, activity, embedding, day, out, block);
   return out;
 }

@@ -15,12 +15,30 @@ import { buildSpec, type PromptSpec } from './PromptSpec';
  */
 export const TASK_MINUTES = [5, 10, 15, 20, 30, 45, 60] as const;
 
+/** The shortest task offered; a block shorter than two of them is not decomposed (agent/plan.ts). */
+export const SHORTEST_TASK_MINUTES = TASK_MINUTES[0];
+
+/**
+ * Most tasks a block of `minutes` is broken into: one per ten minutes, 2 to 12. Unbounded,
+ * SmolLM2-135M wrote twelve tasks for a 29-minute block and ten for a 40-minute one; tasks past
+ * the block's end are cut (agent/schedule.ts), so their tokens were generated for nothing
+ * (19% of a recorded day's decomposition tokens).
+ */
+export function maxTasksFor(minutes: number): number {
+  return Math.max(2, Math.min(12, Math.ceil(minutes / 10)));
+}
+
 /** Longest task, in words. */
 const TASK_WORDS = 8;
 
-const shape = object({
-  tasks: list(object({ task: words(TASK_WORDS, 3), minutes: intOf(TASK_MINUTES) }), 2, 12),
-});
+const shapeFor = (minutes: number) =>
+  object({
+    tasks: list(
+      object({ task: words(TASK_WORDS, 3), minutes: intOf(TASK_MINUTES) }),
+      2,
+      maxTasksFor(minutes),
+    ),
+  });
 
 /** One decomposed task as the model writes it. */
 export type DecomposedTask = { task: string; minutes: number };
@@ -53,6 +71,6 @@ export function planDecomposePrompt(
       answer: { tasks: e.decomposition.tasks },
     })),
     volatile,
-    shape,
+    shape: shapeFor(input.minutes),
   });
 }
