@@ -178,6 +178,14 @@ function wrapLoadError(path: string, error: unknown): ModelError {
   });
 }
 
+/** What one request generated, and how much of its prompt the cache served. */
+interface Generated {
+  text: string;
+  cachedTokens: number;
+  completionTokens: number;
+  finishReason: FinishReason;
+}
+
 /** A loaded GGUF model answering {@link CompletionRequest}s. Create with {@link createLlamaLanguageModel}. */
 export class LlamaLanguageModel implements LanguageModel {
   readonly id: string;
@@ -315,12 +323,7 @@ export class LlamaLanguageModel implements LanguageModel {
     stopStrings: string[],
     grammar: LlamaGrammar | undefined,
     request: CompletionRequest<unknown>,
-  ): Promise<{
-    text: string;
-    cachedTokens: number;
-    completionTokens: number;
-    finishReason: FinishReason;
-  }> {
+  ): Promise<Generated> {
     const sequence = slot.sequence;
     const what = `The ${request.fn} request`;
     const evaluated = (await this.sharing?.prepare(sequence, tokens)) ?? (() => {});
@@ -355,12 +358,7 @@ export class LlamaLanguageModel implements LanguageModel {
     grammar: LlamaGrammar | undefined,
     request: CompletionRequest<unknown>,
     evaluated: () => void,
-  ): Promise<{
-    text: string;
-    cachedTokens: number;
-    completionTokens: number;
-    finishReason: FinishReason;
-  }> {
+  ): Promise<Generated> {
     const what = `The ${request.fn} request`;
     const stops = [...stopStrings, ...(grammar ? grammarStopStrings(grammar) : [])];
     const generated: Token[] = [];
