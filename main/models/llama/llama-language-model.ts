@@ -434,8 +434,11 @@ function prefixSharing(
     sequences,
     tokensOf: (sequence) => sequence.contextTokens,
     copy: async (target, source, tokens) => {
-      const copied = await copyable(target)._copyStateFromOtherSequence(source, tokens);
-      // A partial copy leaves the cache's bookkeeping unsure: start the sequence afresh.
+      const copied = await copyable(target)
+        ._copyStateFromOtherSequence(source, tokens)
+        .catch(() => false);
+      // A failed or partial copy leaves the cache's bookkeeping unsure: the sequence starts
+      // afresh and the request evaluates its whole prompt, as without sharing.
       if (!copied) await target.clearHistory();
     },
   });
