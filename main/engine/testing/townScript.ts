@@ -32,13 +32,17 @@ export function townScript(options: { talk?: 'talk' | 'wait' | 'continue' } = {}
         { activity: 'read at home', hours: 4, asleep: false },
       ],
     }),
-    'plan.decompose': () => ({
+    // As many of these as the block's length allows (prompts/planDecompose.ts maxTasksFor).
+    'plan.decompose': (req) => ({
       tasks: [
         { task: 'prepare the counter', minutes: 15 },
         { task: 'serve customers', minutes: 15 },
         { task: 'wash cups', minutes: 15 },
         { task: 'tidy the tables', minutes: 15 },
-      ],
+      ].slice(
+        0,
+        (req.schema as { properties: { tasks: { maxItems: number } } }).properties.tasks.maxItems,
+      ),
     }),
     action: (req) => ({
       location: enumOf(req, 'location')[0],
