@@ -5,7 +5,7 @@
  * differ only in what the KV cache serves.
  */
 import { readFileSync } from 'node:fs';
-import { createLlamaLanguageModel } from '../llama/llama-language-model.ts';
+import { createLlamaLanguageModel, type LlamaModelOptions } from '../llama/llama-language-model.ts';
 import { cpuSeconds } from './modelLimit.ts';
 import type { ChatMessage } from '../types.ts';
 
@@ -39,23 +39,16 @@ export interface ReplayResult {
 }
 
 /**
- * Sends each step's requests at once, step after step, on a fresh model (1 thread, CPU), with
- * sequences routed by cached prefix or not (`affinity`) and shared beginnings copied or not
- * (`sharePrefixes`, default on as in the product).
+ * Sends each step's requests at once, step after step, on a fresh model (1 thread, CPU) whose
+ * sequences are handed out as `pool` says: routed by cached prefix or not (`affinity`), shared
+ * beginnings copied or not (`sharePrefixes`); the product's defaults where it says nothing.
  */
 export async function replayRequests(
   modelPath: string,
   steps: readonly LoggedRequest[][],
-  affinity: boolean,
-  sharePrefixes = true,
+  pool: Pick<LlamaModelOptions, 'affinity' | 'sharePrefixes'>,
 ): Promise<ReplayResult> {
-  const model = await createLlamaLanguageModel({
-    modelPath,
-    gpu: false,
-    threads: 1,
-    affinity,
-    sharePrefixes,
-  });
+  const model = await createLlamaLanguageModel({ modelPath, gpu: false, threads: 1, ...pool });
   let promptTokens = 0;
   let cachedTokens = 0;
   const started = performance.now();
@@ -91,8 +84,8 @@ const share = (r: ReplayResult) =>
  * line's fields: value = share served with routing, ratio = wall seconds LRU ÷ routed.
  */
 export async function compareRouting(modelPath: string, steps: readonly LoggedRequest[][]) {
-  const routed = await replayRequests(modelPath, steps, true, false);
-  const lru = await replayRequests(modelPath, steps, false, false);
+  const routed = await replayRequests(modelPath, steps, { affinity: true, sharePrefixes: false });
+  const lru = await replayRequests(modelPath, steps, { affinity: false, sharePrefixes: false });
   return {
     value: share(routed),
     unit: 'share of prompt tokens from the KV cache, routed by prefix',
@@ -108,8 +101,8 @@ export async function compareRouting(modelPath: string, steps: readonly LoggedRe
  * copying, ratio = CPU-seconds without ÷ with.
  */
 export async function compareSharing(modelPath: string, steps: readonly LoggedRequest[][]) {
-  const shared = await replayRequests(modelPath, steps, true, true);
-  const separate = await replayRequests(modelPath, steps, true, false);
+  const shared = await replayRequests(modelPath, steps, { affinity: true, sharePrefixes: true });
+  const separate = await replayRequests(modelPath, steps, { affinity: true, sharePrefixes: false });
   return {
     value: share(shared),
     unit: 'share of prompt tokens from the KV cache, shared beginnings copied',
