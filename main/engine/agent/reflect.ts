@@ -95,11 +95,8 @@ export async function maybeReflect(agent: Agent, mind: Mind): Promise<Reflection
 
 /** The memory-stream row of the agent's newest insight, or -1 before its first reflection. */
 function lastReflectionRow(agent: Agent): number {
-  const nodes = agent.memory.nodes;
-  for (let i = nodes.length - 1; i >= 0; i--) {
-    if (nodes[i].kind === 'thought' && nodes[i].predicate === REFLECTS) return nodes[i].row;
-  }
-  return -1;
+  const [newest] = agent.memory.latest(['thought'], 1, (node) => node.predicate === REFLECTS);
+  return newest?.row ?? -1;
 }
 
 /** The predicate insights are stored with ("<name> reflects <question>"). */
