@@ -44,10 +44,14 @@ interface Pending {
 /** Tracks the prompts being evaluated on a context's sequences and shares their beginnings. */
 export class PrefixSharing<S> {
   private readonly evaluating = new Map<S, Pending>();
-  /** Prompt tokens served by a copy instead of being evaluated (for benches and tests). */
-  copiedTokens = 0;
+  private copied = 0;
 
   constructor(private readonly caches: PrefixCaches<S>) {}
+
+  /** Prompt tokens served by a copy instead of being evaluated (for benches and tests). */
+  get copiedTokens(): number {
+    return this.copied;
+  }
 
   /**
    * Readies `target` (a sequence this request holds) for `tokens`: waits for an in-flight
@@ -97,7 +101,7 @@ export class PrefixSharing<S> {
     if (source !== undefined) {
       try {
         await this.caches.copy(target, source, best);
-        this.copiedTokens += best - held;
+        this.copied += best - held;
       } catch (error) {
         done();
         throw error;
