@@ -22,7 +22,11 @@
  *   - llm.shared_prefix@smollm2-135m — the same requests replayed routed by prefix, with the
  *     beginnings that requests sent together share evaluated once and copied between sequences
  *     (the product's, llama/shared-prefix.ts) and without. value = share of prompt tokens
- *     served with copying; ratio = CPU-seconds without ÷ with.
+ *     served with copying; ratio = CPU-seconds without ÷ with;
+ *   - llm.kept_caches@smollm2-135m — the same requests replayed with the product's caches (kept
+ *     beyond the 4 sequences decoding at once, as memory allows; llama/context-size.ts) and
+ *     with one cache per sequence decoding. value = share of prompt tokens served with the kept
+ *     caches; ratio = CPU-seconds with one cache per sequence ÷ with the kept caches.
  *
  * Every line carries the machine's 1-minute load average and this process's CPU seconds.
  * Run: npx tsx main/engine/sim/realRun.bench.ts [willow-bend|harrow-quay] (both by default)
@@ -35,6 +39,7 @@ import { townConditions } from '../../../common/runs/conditions';
 import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
 import { CostLedger, withLedger } from '../../models/ledger';
 import {
+  compareKeptCaches,
   compareRouting,
   compareSharing,
   requestsByStep,
@@ -153,7 +158,7 @@ const asked = process.argv[2];
 const towns = TOWNS.filter((t) => asked === undefined || t === asked);
 if (towns.length === 0) throw new Error(`no town "${asked}"; expected one of ${TOWNS.join(', ')}`);
 const models = realTestModels(
-  'run.realtime_per_game_hour, llm.prefix_affinity, llm.prefix_routing, llm.shared_prefix and cost.importance_share on SmolLM2',
+  'run.realtime_per_game_hour, llm.prefix_affinity, llm.prefix_routing, llm.shared_prefix, llm.kept_caches and cost.importance_share on SmolLM2',
 );
 if (models) {
   for (const town of towns) {
@@ -172,5 +177,6 @@ if (models) {
       });
     replayed('llm.prefix_routing@smollm2-135m', await compareRouting(models.llm, steps));
     replayed('llm.shared_prefix@smollm2-135m', await compareSharing(models.llm, steps));
+    replayed('llm.kept_caches@smollm2-135m', await compareKeptCaches(models.llm, steps));
   }
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { chooseContextSize, FALLBACK_CONTEXT, MIN_AUTO_CONTEXT } from './context-size.ts';
+import {
+  chooseCaches,
+  chooseContextSize,
+  FALLBACK_CONTEXT,
+  MAX_AUTO_CACHES,
+  MIN_AUTO_CONTEXT,
+} from './context-size.ts';
 
 /** A KV cache of `perToken` bytes per token of context. */
 const linear = (perToken: number) => async (size: number) => size * perToken;
@@ -32,5 +38,32 @@ describe('chooseContextSize', () => {
     const big = { trained: 8_192, bytesFor: linear(1e9), freeBytes: 1 };
     expect(await chooseContextSize({ ...big, requested: 1_024 })).toBe(1_024);
     expect(await chooseContextSize({ ...big, requested: 100_000 })).toBe(8_192);
+  });
+});
+
+describe('chooseCaches', () => {
+  /** Each cache costs `perCache` bytes. */
+  const perCache = (bytes: number) => async (caches: number) => caches * bytes;
+
+  it('keeps four caches per request decoded at once when memory allows, at most 16', async () => {
+    expect(await chooseCaches({ parallel: 2, bytesFor: perCache(1e8), freeBytes: 8e9 })).toBe(8);
+    expect(await chooseCaches({ parallel: 4, bytesFor: perCache(1e8), freeBytes: 8e9 })).toBe(
+      MAX_AUTO_CACHES,
+    );
+    expect(await chooseCaches({ parallel: 8, bytesFor: perCache(1e8), freeBytes: 8e9 })).toBe(
+      MAX_AUTO_CACHES,
+    );
+  });
+
+  it('keeps fewer where their memory would pass half the free memory, never fewer than decode at once', async () => {
+    // 188 MB a cache (SmolLM2 at 8k tokens) and 2 GB free: 5 fit in 1 GB.
+    expect(await chooseCaches({ parallel: 4, bytesFor: perCache(188e6), freeBytes: 2e9 })).toBe(5);
+    expect(await chooseCaches({ parallel: 4, bytesFor: perCache(1e9), freeBytes: 1e9 })).toBe(4);
+  });
+
+  it('takes a number asked for, but never fewer than decode at once', async () => {
+    const tight = { parallel: 4, bytesFor: perCache(1e9), freeBytes: 1 };
+    expect(await chooseCaches({ ...tight, requested: 6 })).toBe(6);
+    expect(await chooseCaches({ ...tight, requested: 2 })).toBe(4);
   });
 });

@@ -42,3 +42,40 @@ export async function chooseContextSize(choice: ContextChoice): Promise<number> 
   }
   return size;
 }
+
+/**
+ * Caches an automatic context keeps at most, as a multiple of the requests it decodes at once,
+ * and in all. Routing a recorded Willow Bend day's 561 requests one at a time through the pool,
+ * the share of prompt tokens served from the cache was 0.52 with 4 caches, 0.56 with 8, 0.62
+ * with 16 and 0.64 with 24: 16 evaluate a fifth fewer prompt tokens than 4, and each cache costs
+ * a whole sequence's KV memory (SmolLM2-135M at 8k tokens: 188 MB).
+ */
+export const AUTO_CACHES_PER_SEQUENCE = 4;
+export const MAX_AUTO_CACHES = 16;
+
+export interface CacheChoice {
+  /** The number asked for; undefined = automatic. */
+  requested?: number;
+  /** Requests decoded at once: never fewer caches than this. */
+  parallel: number;
+  /** Bytes the context would need with `caches` sequences of the chosen size. */
+  bytesFor(caches: number): Promise<number>;
+  /** Bytes free now (after the weights are loaded). */
+  freeBytes: number;
+}
+
+/**
+ * The sequences a context keeps, each with its own KV cache (sequence-pool.ts): as asked (at
+ * least `parallel`), or automatically the most, up to {@link MAX_AUTO_CACHES} and
+ * {@link AUTO_CACHES_PER_SEQUENCE} per request decoded at once, whose caches fit in
+ * {@link AUTO_MEMORY_SHARE} of the free memory — never fewer than `parallel`, which the
+ * context size was chosen for.
+ */
+export async function chooseCaches(choice: CacheChoice): Promise<number> {
+  const parallel = Math.max(1, Math.floor(choice.parallel));
+  if (choice.requested !== undefined) return Math.max(parallel, Math.floor(choice.requested));
+  const budget = choice.freeBytes * AUTO_MEMORY_SHARE;
+  let caches = Math.max(parallel, Math.min(MAX_AUTO_CACHES, parallel * AUTO_CACHES_PER_SEQUENCE));
+  while (caches > parallel && (await choice.bytesFor(caches)) > budget) caches--;
+  return caches;
+}

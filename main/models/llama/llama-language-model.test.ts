@@ -167,6 +167,45 @@ describe('llama provider on a generated model', () => {
     }
   });
 
+  it('keeps the caches of other kinds of prompt beyond the sequences decoding at once', async () => {
+    // One request decoded at a time; three kinds of prompt asked in turn, twice. With a cache
+    // for each kind, the second round finds every prompt's beginning still cached; with one
+    // cache, each kind has evicted the one before.
+    const kinds = ['bakery', 'library', 'harbour'].map((place) =>
+      `You decide what happens at the ${place}. `.repeat(12),
+    );
+    const ask = (kind: number, round: number): CompletionRequest => ({
+      ...request(`kind-${kind}`, `Round ${round}: what now?`),
+      messages: [
+        { role: 'system', content: kinds[kind] },
+        { role: 'user', content: `Round ${round}: what now?` },
+      ],
+    });
+    const secondRound = async (caches: number) => {
+      const m = await createLlamaLanguageModel({
+        modelPath,
+        gpu: false,
+        threads: 1,
+        sequences: 1,
+        caches,
+        contextSize: 1024,
+        banIncompleteUtf8: true,
+      });
+      try {
+        expect(m.info).toMatchObject({ sequences: 1, caches });
+        for (const k of kinds.keys()) await m.complete(ask(k, 1));
+        const cached: number[] = [];
+        for (const k of kinds.keys()) cached.push((await m.complete(ask(k, 2))).usage.cachedTokens);
+        return cached;
+      } finally {
+        await m.dispose();
+      }
+    };
+    const systemTokens = model.tokenizer.countPrompt([ask(0, 1).messages[0]]) - 16;
+    for (const cached of await secondRound(3)) expect(cached).toBeGreaterThanOrEqual(systemTokens);
+    for (const cached of await secondRound(1)) expect(cached).toBeLessThan(systemTokens / 2);
+  });
+
   it('queues requests beyond the sequence count and decodes the rest concurrently', async () => {
     const pending = Array.from({ length: 6 }, (_, i) =>
       model.complete(request(`q${i}`, `Request ${i}`, { maxTokens: 16 })),

@@ -1,11 +1,11 @@
 /**
  * The `llama` provider: a GGUF model run in-process by node-llama-cpp.
  *
- * One context holds N sequences. Requests from many agents queue in a {@link SequencePool};
- * the ones holding a sequence decode concurrently and node-llama-cpp batches their tokens
- * into shared forward passes. Each agent returns to the sequence it used last, so its stable
- * prompt prefix is still in that sequence's KV cache and only the new suffix is evaluated;
- * `usage.cachedTokens` reports the reused prefix.
+ * One context holds several sequences, each keeping its KV cache; up to `sequences` of them
+ * decode at once. Requests from many agents queue in a {@link SequencePool}; the ones holding a
+ * sequence decode concurrently and node-llama-cpp batches their tokens into shared forward
+ * passes. A request goes to the sequence whose cache holds the longest beginning of its prompt,
+ * so only the rest is evaluated; `usage.cachedTokens` reports the reused prefix.
  */
 import os from 'node:os';
 import {
@@ -35,7 +35,7 @@ import { LruCache } from '../lru-cache.ts';
 import { inspectGguf, type GgufSummary } from './gguf-inspect.ts';
 import { getLlamaRuntime, type GpuMode } from './llama-runtime.ts';
 import { PromptRenderer } from './prompt-renderer.ts';
-import { chooseContextSize } from './context-size.ts';
+import { chooseCaches, chooseContextSize } from './context-size.ts';
 import { SequencePool, type SequenceSlot } from './sequence-pool.ts';
 import { PrefixSharing } from './shared-prefix.ts';
 import { resolveThreads } from './threads.ts';
@@ -48,8 +48,15 @@ export interface LlamaModelOptions {
   gpu?: GpuMode;
   /** Inference threads; clamped to the free cores (default: all free cores). */
   threads?: number;
-  /** Sequences in the context = requests decoded at once (default 4). */
+  /** Requests decoded at once (default 4). */
   sequences?: number;
+  /**
+   * Sequences the context keeps, each with its own KV cache, of which `sequences` decode at
+   * once; the others keep the beginnings of other kinds of prompt for the next one (never fewer
+   * than `sequences`). Default: automatic — up to 4 per request decoded at once and 16 in all,
+   * as memory allows (context-size.ts `chooseCaches`).
+   */
+  caches?: number;
   /**
    * Tokens per sequence (prompt + completion), never past the model's trained length. Default:
    * automatic — the trained length, as far as memory allows (context-size.ts).
@@ -89,7 +96,10 @@ export interface LlamaModelInfo {
   /** `false` on CPU, else the backend (`'cuda'`, `'vulkan'`, `'metal'`). */
   gpu: string | false;
   threads: number;
+  /** Requests decoded at once. */
   sequences: number;
+  /** Sequences kept, each with its KV cache. */
+  caches: number;
   contextSize: number;
   chatTemplate: string;
   /** Whether tokens that decode to part of a character are forbidden (banIncompleteUtf8). */
@@ -121,35 +131,43 @@ export async function createLlamaLanguageModel(
     throw wrapLoadError(options.modelPath, error);
   }
   try {
-    const estimateFor = (size: number) =>
+    const estimateFor = (size: number, kept: number) =>
       model.fileInsights.estimateContextResourceRequirementsV2({
         contextSize: size,
-        sequences,
+        sequences: kept,
         modelGpuLayers: model.gpuLayers,
       });
     const freeAfterLoad = availableMemory();
+    // The context size is chosen for the sequences decoding at once; caches beyond them are
+    // kept only where memory is left at that size.
     const contextSize = await chooseContextSize({
       ...(options.contextSize !== undefined ? { requested: options.contextSize } : {}),
       trained: summary.contextLength ?? model.trainContextSize,
-      bytesFor: async (size) => (await estimateFor(size)).cpuRam,
+      bytesFor: async (size) => (await estimateFor(size, sequences)).cpuRam,
       freeBytes: freeAfterLoad,
     });
-    const estimate = await estimateFor(contextSize);
+    const caches = await chooseCaches({
+      ...(options.caches !== undefined ? { requested: options.caches } : {}),
+      parallel: sequences,
+      bytesFor: async (kept) => (await estimateFor(contextSize, kept)).cpuRam,
+      freeBytes: freeAfterLoad,
+    });
+    const estimate = await estimateFor(contextSize, caches);
     if (estimate.cpuRam > freeAfterLoad) {
       throw insufficientMemory(
         options.modelPath,
         estimate.cpuRam,
         freeAfterLoad,
-        `a context of ${sequences}×${contextSize} tokens`,
+        `a context of ${caches}×${contextSize} tokens`,
       );
     }
     const context = await model.createContext({
       contextSize,
-      sequences,
+      sequences: caches,
       threads,
       batchSize: Math.min(512, contextSize),
     });
-    return new LlamaLanguageModel(llama, model, context, summary, options, threads);
+    return new LlamaLanguageModel(llama, model, context, summary, options, threads, sequences);
   } catch (error) {
     await model.dispose();
     throw wrapLoadError(options.modelPath, error);
@@ -210,10 +228,11 @@ export class LlamaLanguageModel implements LanguageModel {
     summary: GgufSummary,
     private readonly options: LlamaModelOptions,
     threads: number,
+    parallel: number,
   ) {
     const sequences: ReturnType<LlamaContext['getSequence']>[] = [];
     for (let i = 0; i < context.totalSequences; i++) sequences.push(context.getSequence());
-    this.pool = new SequencePool(sequences, options.affinity ?? true);
+    this.pool = new SequencePool(sequences, options.affinity ?? true, parallel);
     this.sharing = prefixSharing(sequences, options.sharePrefixes ?? true);
     this.renderer = new PromptRenderer(model);
     const ggml = model.fileInfo.metadata.tokenizer.ggml;
@@ -227,7 +246,8 @@ export class LlamaLanguageModel implements LanguageModel {
       architecture: summary.architecture,
       gpu: llama.gpu,
       threads,
-      sequences: context.totalSequences,
+      sequences: this.pool.decodingAtOnce,
+      caches: context.totalSequences,
       contextSize: context.contextSize,
       chatTemplate: this.renderer.templateName,
       utf8Guard,

@@ -11,9 +11,9 @@ const tokens = (...ids: number[]) => ids as Token[];
 /** A prompt: `shared` tokens of a common head, then its own tail. */
 const prompt = (head: number[], tail: number[]) => tokens(...head, ...tail);
 
-function pool(size: number, affinity = true) {
+function pool(size: number, affinity = true, parallel = size) {
   const sequences = Array.from({ length: size }, () => new FakeSequence());
-  return { pool: new SequencePool(sequences, affinity), sequences };
+  return { pool: new SequencePool(sequences, affinity, parallel), sequences };
 }
 
 /** Runs one request to completion: acquire, "evaluate" (the cache now holds the prompt), release. */
@@ -141,3 +141,64 @@ describe('SequencePool routing', () => {
     }
   });
 });
+
+describe('SequencePool with more caches than requests decoded at once', () => {
+  const heads = [actionHead, importanceHead, [1, 30, 31, 32, 33, 34, 35, 36, 37]];
+
+  it('never lets more requests than `parallel` hold a sequence', async () => {
+    const { pool: p } = pool(6, true, 2);
+    const a = await p.acquire('ana', prompt(actionHead, [100]));
+    const b = await p.acquire('ben', prompt(actionHead, [101]));
+    let third: SequenceSlot<FakeSequence> | undefined;
+    void p.acquire('cy', prompt(actionHead, [102])).then((s) => (third = s));
+    await Promise.resolve();
+    expect(third).toBeUndefined();
+    expect(p.queued).toBe(1);
+    p.release(a);
+    await Promise.resolve();
+    expect(third).toBeDefined();
+    expect(third!.index).not.toBe(b.index);
+  });
+
+  it('keeps each kind of prompt cached while other kinds come and go', async () => {
+    // Three kinds of prompt in turn, one at a time: with one cache per request decoded they
+    // evict each other; with caches to spare each kind returns to the cache holding it.
+    const reuse = async (caches: number) => {
+      const { pool: p } = pool(caches, true, 1);
+      let hits = 0;
+      for (let round = 0; round < 4; round++) {
+        for (const [kind, head] of heads.entries()) {
+          const ask = prompt(head, [200 + round * 10 + kind]);
+          const slot = await p.acquire('ana', ask);
+          if (commonHead(slot.sequence.contextTokens, head)) hits++;
+          slot.sequence.contextTokens = [...ask];
+          p.release(slot);
+        }
+      }
+      return hits;
+    };
+    expect(await reuse(1)).toBe(0);
+    expect(await reuse(3)).toBe(9); // every round after the first
+  });
+
+  it('gives a freed turn to the waiter a free cache serves, from any free cache', async () => {
+    const { pool: p } = pool(3, true, 1);
+    await serve(p, 'ana', prompt(importanceHead, [100]));
+    const cachedAction = await serve(p, 'ana', prompt(actionHead, [101]));
+    const holder = await p.acquire('ben', tokens(90, 91, 92));
+    const order: string[] = [];
+    const cy = p.acquire('cy', tokens(80, 81, 82)).then((s) => (order.push('cy'), s));
+    const dee = p.acquire('dee', prompt(actionHead, [102])).then((s) => (order.push('dee'), s));
+    p.release(holder);
+    const deeSlot = await dee;
+    expect(order).toEqual(['dee']);
+    expect(deeSlot.index).toBe(cachedAction.index);
+    p.release(deeSlot);
+    await cy;
+  });
+});
+
+/** True when `cached` begins with `head`. */
+function commonHead(cached: readonly Token[], head: readonly number[]): boolean {
+  return head.every((t, i) => cached[i] === t);
+}

@@ -17,6 +17,11 @@
  * hit. Replaying 120 requests of a recorded SmolLM2 day of Willow Bend on 4 sequences
  * (llm.prefix_routing), 0.62 of prompt tokens came from the cache, against 0.31 when each agent
  * went back to "its" sequence, and the replay took 143 s against 214 s.
+ *
+ * A pool may hold more sequences than it decodes at once (`parallel`): the rest keep their
+ * caches for the next prompt of their kind. Decoding together gains little on a CPU, while
+ * every kind of prompt that finds its beginning cached saves its whole evaluation, so a
+ * context keeps as many caches as memory allows and decodes a few (llama-language-model.ts).
  */
 import type { LlamaContextSequence, Token } from 'node-llama-cpp';
 import { ModelAbortError, ModelError } from '../errors.ts';
@@ -70,6 +75,8 @@ export class SequencePool<S extends PooledSequence = LlamaContextSequence> {
   private readonly waiters: Waiter<S>[] = [];
   private clock = 0;
   private closed = false;
+  /** Most requests holding a sequence at once (see {@link parallel}). */
+  private readonly parallel: number;
 
   /**
    * @param affinity when false, slots are handed out least-recently-used with no regard to
@@ -79,7 +86,9 @@ export class SequencePool<S extends PooledSequence = LlamaContextSequence> {
   constructor(
     sequences: readonly S[],
     private readonly affinity: boolean,
+    parallel: number = sequences.length,
   ) {
+    this.parallel = Math.max(1, Math.min(Math.floor(parallel), sequences.length));
     this.slots = sequences.map((sequence, index) => ({
       index,
       sequence,
@@ -89,9 +98,14 @@ export class SequencePool<S extends PooledSequence = LlamaContextSequence> {
     }));
   }
 
-  /** Number of sequences (the most requests decoded at once). */
+  /** Number of sequences, each keeping its own cache. */
   get size(): number {
     return this.slots.length;
+  }
+
+  /** The most requests decoded at once: the sequences beyond it only keep caches. */
+  get decodingAtOnce(): number {
+    return this.parallel;
   }
 
   /** Requests waiting for a free sequence. */
@@ -110,9 +124,8 @@ export class SequencePool<S extends PooledSequence = LlamaContextSequence> {
   ): Promise<SequenceSlot<S>> {
     if (this.closed) return Promise.reject(new ModelError('disposed', 'The model was disposed.'));
     if (signal?.aborted) return Promise.reject(new ModelAbortError('The request', signal.reason));
-    const free = this.slots.filter((slot) => !slot.busy);
-    if (free.length > 0 && this.waiters.length === 0)
-      return Promise.resolve(this.take(this.choose(free, agentId, tokens), agentId));
+    if (this.waiters.length === 0 && this.busy() < this.parallel)
+      return Promise.resolve(this.take(this.choose(this.free(), agentId, tokens), agentId));
     return new Promise<SequenceSlot<S>>((resolve, reject) => {
       const waiter: Waiter<S> = { agentId, tokens, passedOver: 0, resolve, reject };
       this.waiters.push(waiter);
@@ -131,28 +144,36 @@ export class SequencePool<S extends PooledSequence = LlamaContextSequence> {
   }
 
   /**
-   * Returns a slot. The waiter whose prompt its cache serves best gets it when that is a real
-   * share ({@link REUSE_SHARE}), the longest-waiting one otherwise; one passed over
-   * {@link MAX_PASSED_OVER} times goes first, so none waits for ever.
+   * Returns a slot and hands a sequence to a waiter: to the waiter whose prompt a free cache
+   * serves best when that is a real share ({@link REUSE_SHARE}), else to the longest-waiting
+   * one (its best cache, or the least recently used); one passed over {@link MAX_PASSED_OVER}
+   * times goes first, so none waits for ever.
    */
   release(slot: SequenceSlot<S>): void {
     slot.busy = false;
-    if (this.waiters.length === 0) return;
+    if (this.waiters.length === 0 || this.busy() >= this.parallel) return;
+    const free = this.free();
     let at = 0;
+    let to: SequenceSlot<S> | undefined;
     if (this.affinity && this.waiters[0].passedOver < MAX_PASSED_OVER) {
-      const cached = slot.sequence.contextTokens;
       let best = 0;
-      this.waiters.forEach((waiter, i) => {
-        const shared = commonPrefixLength(cached, waiter.tokens);
-        if (shared > best && shared >= REUSE_SHARE * waiter.tokens.length) {
-          best = shared;
-          at = i;
-        }
-      });
+      for (const candidate of free) {
+        const cached = candidate.sequence.contextTokens;
+        this.waiters.forEach((waiter, i) => {
+          const shared = commonPrefixLength(cached, waiter.tokens);
+          if (shared > best && shared >= REUSE_SHARE * waiter.tokens.length) {
+            best = shared;
+            at = i;
+            to = candidate;
+          }
+        });
+      }
     }
     for (let i = 0; i < at; i++) this.waiters[i].passedOver++;
     const [waiter] = this.waiters.splice(at, 1);
-    waiter.resolve(this.take(slot, waiter.agentId));
+    waiter.resolve(
+      this.take(to ?? this.choose(free, waiter.agentId, waiter.tokens), waiter.agentId),
+    );
   }
 
   /** Rejects every waiter; used on dispose. */
@@ -160,6 +181,14 @@ export class SequencePool<S extends PooledSequence = LlamaContextSequence> {
     this.closed = true;
     for (const waiter of this.waiters.splice(0))
       waiter.reject(new ModelError('disposed', 'The model was disposed.'));
+  }
+
+  private busy(): number {
+    return this.slots.reduce((n, slot) => n + (slot.busy ? 1 : 0), 0);
+  }
+
+  private free(): SequenceSlot<S>[] {
+    return this.slots.filter((slot) => !slot.busy);
   }
 
   private take(slot: SequenceSlot<S>, agentId: string | undefined): SequenceSlot<S> {

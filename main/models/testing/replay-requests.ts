@@ -36,19 +36,23 @@ export interface ReplayResult {
   cachedTokens: number;
   /** Prompt tokens the model evaluated (not served from the KV cache). */
   evaluatedTokens: number;
+  /** Sequences the model kept, each with its cache. */
+  caches: number;
 }
 
 /**
  * Sends each step's requests at once, step after step, on a fresh model (1 thread, CPU) whose
  * sequences are handed out as `pool` says: routed by cached prefix or not (`affinity`), shared
- * beginnings copied or not (`sharePrefixes`); the product's defaults where it says nothing.
+ * beginnings copied or not (`sharePrefixes`), how many caches kept (`caches`); the product's
+ * defaults where it says nothing.
  */
 export async function replayRequests(
   modelPath: string,
   steps: readonly LoggedRequest[][],
-  pool: Pick<LlamaModelOptions, 'affinity' | 'sharePrefixes'>,
+  pool: Pick<LlamaModelOptions, 'affinity' | 'sharePrefixes' | 'caches'>,
 ): Promise<ReplayResult> {
   const model = await createLlamaLanguageModel({ modelPath, gpu: false, threads: 1, ...pool });
+  const { caches } = model.info;
   let promptTokens = 0;
   let cachedTokens = 0;
   const started = performance.now();
@@ -73,6 +77,7 @@ export async function replayRequests(
     promptTokens,
     cachedTokens,
     evaluatedTokens: promptTokens - cachedTokens,
+    caches,
   };
 }
 
@@ -109,5 +114,23 @@ export async function compareSharing(modelPath: string, steps: readonly LoggedRe
     ratio: Number((separate.cpuSeconds / Math.max(0.1, shared.cpuSeconds)).toFixed(2)),
     shared,
     notShared: { ...separate, share: share(separate) },
+  };
+}
+
+/**
+ * Replays `steps` with the product's defaults — caches kept beyond the 4 sequences decoding at
+ * once, as memory allows — and with one cache per sequence decoding, and returns the bench
+ * line's fields: value = share served from the cache with the kept caches, ratio = CPU-seconds
+ * with one cache per sequence ÷ with the kept caches.
+ */
+export async function compareKeptCaches(modelPath: string, steps: readonly LoggedRequest[][]) {
+  const kept = await replayRequests(modelPath, steps, {});
+  const onePerSequence = await replayRequests(modelPath, steps, { caches: 4 });
+  return {
+    value: share(kept),
+    unit: 'share of prompt tokens from the KV cache, caches kept beyond those decoding',
+    ratio: Number((onePerSequence.cpuSeconds / Math.max(0.1, kept.cpuSeconds)).toFixed(2)),
+    kept,
+    onePerSequence: { ...onePerSequence, share: share(onePerSequence) },
   };
 }
