@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   chooseCaches,
   chooseContextSize,
+  AUTO_MEMORY_SHARE,
   FALLBACK_CONTEXT,
   MAX_AUTO_CACHES,
   MIN_AUTO_CONTEXT,
@@ -42,27 +43,25 @@ describe('chooseContextSize', () => {
 });
 
 describe('chooseCaches', () => {
-  /** Each cache costs `perCache` bytes. */
-  const perCache = (bytes: number) => async (caches: number) => caches * bytes;
+  /** Each cache costs `perCache` bytes, and half of `free` bytes may go to caches. */
+  const perCache = (bytes: number) => (free: number) => ({
+    fits: async (caches: number) => caches * bytes <= free * AUTO_MEMORY_SHARE,
+  });
 
   it('keeps four caches per request decoded at once when memory allows, at most 16', async () => {
-    expect(await chooseCaches({ parallel: 2, bytesFor: perCache(1e8), freeBytes: 8e9 })).toBe(8);
-    expect(await chooseCaches({ parallel: 4, bytesFor: perCache(1e8), freeBytes: 8e9 })).toBe(
-      MAX_AUTO_CACHES,
-    );
-    expect(await chooseCaches({ parallel: 8, bytesFor: perCache(1e8), freeBytes: 8e9 })).toBe(
-      MAX_AUTO_CACHES,
-    );
+    expect(await chooseCaches({ parallel: 2, ...perCache(1e8)(8e9) })).toBe(8);
+    expect(await chooseCaches({ parallel: 4, ...perCache(1e8)(8e9) })).toBe(MAX_AUTO_CACHES);
+    expect(await chooseCaches({ parallel: 8, ...perCache(1e8)(8e9) })).toBe(MAX_AUTO_CACHES);
   });
 
   it('keeps fewer where their memory would pass half the free memory, never fewer than decode at once', async () => {
     // 188 MB a cache (SmolLM2 at 8k tokens) and 2 GB free: 5 fit in 1 GB.
-    expect(await chooseCaches({ parallel: 4, bytesFor: perCache(188e6), freeBytes: 2e9 })).toBe(5);
-    expect(await chooseCaches({ parallel: 4, bytesFor: perCache(1e9), freeBytes: 1e9 })).toBe(4);
+    expect(await chooseCaches({ parallel: 4, ...perCache(188e6)(2e9) })).toBe(5);
+    expect(await chooseCaches({ parallel: 4, ...perCache(1e9)(1e9) })).toBe(4);
   });
 
   it('takes a number asked for, but never fewer than decode at once', async () => {
-    const tight = { parallel: 4, bytesFor: perCache(1e9), freeBytes: 1 };
+    const tight = { parallel: 4, ...perCache(1e9)(1) };
     expect(await chooseCaches({ ...tight, requested: 6 })).toBe(6);
     expect(await chooseCaches({ ...tight, requested: 2 })).toBe(4);
   });

@@ -58,24 +58,23 @@ export interface CacheChoice {
   requested?: number;
   /** Requests decoded at once: never fewer caches than this. */
   parallel: number;
-  /** Bytes the context would need with `caches` sequences of the chosen size. */
-  bytesFor(caches: number): Promise<number>;
-  /** Bytes free now (after the weights are loaded). */
-  freeBytes: number;
+  /**
+   * Whether a context keeping `caches` sequences of the chosen size fits in the share of free
+   * memory an automatic choice may take ({@link AUTO_MEMORY_SHARE}): RAM, and VRAM on a GPU.
+   */
+  fits(caches: number): Promise<boolean>;
 }
 
 /**
  * The sequences a context keeps, each with its own KV cache (sequence-pool.ts): as asked (at
  * least `parallel`), or automatically the most, up to {@link MAX_AUTO_CACHES} and
- * {@link AUTO_CACHES_PER_SEQUENCE} per request decoded at once, whose caches fit in
- * {@link AUTO_MEMORY_SHARE} of the free memory — never fewer than `parallel`, which the
- * context size was chosen for.
+ * {@link AUTO_CACHES_PER_SEQUENCE} per request decoded at once, that fit — never fewer than
+ * `parallel`, which the context size was chosen for.
  */
 export async function chooseCaches(choice: CacheChoice): Promise<number> {
   const parallel = Math.max(1, Math.floor(choice.parallel));
   if (choice.requested !== undefined) return Math.max(parallel, Math.floor(choice.requested));
-  const budget = choice.freeBytes * AUTO_MEMORY_SHARE;
   let caches = Math.max(parallel, Math.min(MAX_AUTO_CACHES, parallel * AUTO_CACHES_PER_SEQUENCE));
-  while (caches > parallel && (await choice.bytesFor(caches)) > budget) caches--;
+  while (caches > parallel && !(await choice.fits(caches))) caches--;
   return caches;
 }

@@ -35,7 +35,7 @@ import { LruCache } from '../lru-cache.ts';
 import { inspectGguf, type GgufSummary } from './gguf-inspect.ts';
 import { getLlamaRuntime, type GpuMode } from './llama-runtime.ts';
 import { PromptRenderer } from './prompt-renderer.ts';
-import { chooseCaches, chooseContextSize } from './context-size.ts';
+import { AUTO_MEMORY_SHARE, chooseCaches, chooseContextSize } from './context-size.ts';
 import { SequencePool, type SequenceSlot } from './sequence-pool.ts';
 import { PrefixSharing } from './shared-prefix.ts';
 import { resolveThreads } from './threads.ts';
@@ -146,11 +146,17 @@ export async function createLlamaLanguageModel(
       bytesFor: async (size) => (await estimateFor(size, sequences)).cpuRam,
       freeBytes: freeAfterLoad,
     });
+    const freeVram = llama.gpu === false ? 0 : (await llama.getVramState()).free;
     const caches = await chooseCaches({
       ...(options.caches !== undefined ? { requested: options.caches } : {}),
       parallel: sequences,
-      bytesFor: async (kept) => (await estimateFor(contextSize, kept)).cpuRam,
-      freeBytes: freeAfterLoad,
+      fits: async (kept) => {
+        const needs = await estimateFor(contextSize, kept);
+        return (
+          needs.cpuRam <= freeAfterLoad * AUTO_MEMORY_SHARE &&
+          (llama.gpu === false || needs.gpuVram <= freeVram * AUTO_MEMORY_SHARE)
+        );
+      },
     });
     const estimate = await estimateFor(contextSize, caches);
     if (estimate.cpuRam > freeAfterLoad) {
