@@ -100,37 +100,52 @@ export async function compareRouting(modelPath: string, steps: readonly LoggedRe
   };
 }
 
+type PoolOptions = Parameters<typeof replayRequests>[2];
+
 /**
- * Replays `steps` (routed by prefix) with shared beginnings copied between sequences and
- * without, and returns the bench line's fields: value = share served from the cache with
- * copying, ratio = CPU-seconds without ÷ with.
+ * Replays `steps` as `product` says, then as `baseline` says, and returns a bench line's
+ * fields: value = share of prompt tokens served from the cache as the product does, ratio =
+ * CPU-seconds of the baseline ÷ the product's.
  */
-export async function compareSharing(modelPath: string, steps: readonly LoggedRequest[][]) {
-  const shared = await replayRequests(modelPath, steps, { affinity: true, sharePrefixes: true });
-  const separate = await replayRequests(modelPath, steps, { affinity: true, sharePrefixes: false });
+async function againstBaseline(
+  modelPath: string,
+  steps: readonly LoggedRequest[][],
+  pools: { product: PoolOptions; baseline: PoolOptions },
+  unit: string,
+) {
+  const product = await replayRequests(modelPath, steps, pools.product);
+  const baseline = await replayRequests(modelPath, steps, pools.baseline);
   return {
-    value: share(shared),
-    unit: 'share of prompt tokens from the KV cache, shared beginnings copied',
-    ratio: Number((separate.cpuSeconds / Math.max(0.1, shared.cpuSeconds)).toFixed(2)),
-    shared,
-    notShared: { ...separate, share: share(separate) },
+    value: share(product),
+    unit,
+    ratio: Number((baseline.cpuSeconds / Math.max(0.1, product.cpuSeconds)).toFixed(2)),
+    product,
+    baseline: { ...baseline, share: share(baseline) },
   };
 }
 
 /**
- * Replays `steps` with the product's defaults — caches kept beyond the 4 sequences decoding at
- * once, as memory allows — and with one cache per sequence decoding, and returns the bench
- * line's fields: value = share served from the cache with the kept caches, ratio = CPU-seconds
- * with one cache per sequence ÷ with the kept caches.
+ * Replays `steps` (routed by prefix) with shared beginnings copied between sequences (the
+ * product's) and without (the baseline).
  */
-export async function compareKeptCaches(modelPath: string, steps: readonly LoggedRequest[][]) {
-  const kept = await replayRequests(modelPath, steps, {});
-  const onePerSequence = await replayRequests(modelPath, steps, { caches: 4 });
-  return {
-    value: share(kept),
-    unit: 'share of prompt tokens from the KV cache, caches kept beyond those decoding',
-    ratio: Number((onePerSequence.cpuSeconds / Math.max(0.1, kept.cpuSeconds)).toFixed(2)),
-    kept,
-    onePerSequence: { ...onePerSequence, share: share(onePerSequence) },
-  };
+export function compareSharing(modelPath: string, steps: readonly LoggedRequest[][]) {
+  return againstBaseline(
+    modelPath,
+    steps,
+    { product: { sharePrefixes: true }, baseline: { sharePrefixes: false } },
+    'share of prompt tokens from the KV cache, shared beginnings copied',
+  );
+}
+
+/**
+ * Replays `steps` with the product's caches — kept beyond the 4 sequences decoding at once, as
+ * memory allows — and with one cache per sequence decoding (the baseline).
+ */
+export function compareKeptCaches(modelPath: string, steps: readonly LoggedRequest[][]) {
+  return againstBaseline(
+    modelPath,
+    steps,
+    { product: {}, baseline: { caches: 4 } },
+    'share of prompt tokens from the KV cache, caches kept beyond those decoding',
+  );
 }
