@@ -24,9 +24,14 @@
  * such. Figures are per CPU-second where the machine's load would otherwise decide them.
  * About 20–40 minutes for Willow Bend's day and 40–60 for Harrow Quay's two hours on 2 cores.
  * Run: npx tsx main/engine/sim/agentDay.smollm2.bench.ts [willow-bend|harrow-quay] (both by default)
+ *   [--seed N] (the sampling seed instead of the template's: a 135M model's day depends on which
+ *   schedule it happens to sample, so a before/after of a whole day wants several seeds)
+ *   [--caches N] (the KV caches the model keeps instead of the automatic number: 4 is one per
+ *   sequence decoding, the code before issue 22's kept caches).
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
+import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { reportBench } from '../../../common/bench';
 import { townConditions } from '../../../common/runs/conditions';
@@ -118,9 +123,7 @@ function spent(after: CostRow, before: CostRow): CostRow {
 
 async function willowBendDay(llm: LlamaLanguageModel, embedder: Embedder, limit: ModelLimit) {
   const town = 'willow-bend';
-  const { scenario } = await readScenarioFolder(
-    path.resolve(import.meta.dirname, '../../../templates', town),
-  );
+  const scenario = await template(town);
   const root = mkdtempSync(path.join(os.tmpdir(), `agent-day-${town}-`));
   const ledger = new CostLedger();
   const cpu = process.cpuUsage();
@@ -146,6 +149,8 @@ async function willowBendDay(llm: LlamaLanguageModel, embedder: Embedder, limit:
     town,
     agents,
     window: `${sim.clock.label(0)} + 24 game hours (seeding included)`,
+    seed: scenario.settings.seed,
+    caches: llm.info.caches,
     threads: llm.info.threads,
     scheduling: sim.scheduling,
     load1: load1(),
@@ -180,9 +185,7 @@ async function willowBendDay(llm: LlamaLanguageModel, embedder: Embedder, limit:
 
 async function harrowQuayHours(llm: LlamaLanguageModel, embedder: Embedder, limit: ModelLimit) {
   const town = 'harrow-quay';
-  const { scenario } = await readScenarioFolder(
-    path.resolve(import.meta.dirname, '../../../templates', town),
-  );
+  const scenario = await template(town);
   const root = mkdtempSync(path.join(os.tmpdir(), `agent-day-${town}-`));
   const ledger = new CostLedger();
   const sim = await Simulation.create(
@@ -210,6 +213,8 @@ async function harrowQuayHours(llm: LlamaLanguageModel, embedder: Embedder, limi
       kvShare: Number((row.cachedTokens / Math.max(1, row.promptTokens)).toFixed(3)),
       town,
       agents: sim.agents.length,
+      seed: scenario.settings.seed,
+      caches: llm.info.caches,
       threads: llm.info.threads,
       load1: load1(),
     });
@@ -240,7 +245,29 @@ async function modelLimit(models: RealTestModels): Promise<ModelLimit> {
   return limit;
 }
 
-const asked = process.argv[2];
+const { values: flags, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { seed: { type: 'string' }, caches: { type: 'string' } },
+});
+const wholeNumber = (flag: string, value: string | undefined) => {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`--${flag} must be a whole number, got "${value}"`);
+  return n;
+};
+const seed = wholeNumber('seed', flags.seed);
+const caches = wholeNumber('caches', flags.caches);
+
+/** A template's scenario, with the seed asked for. */
+async function template(town: string) {
+  const { scenario } = await readScenarioFolder(
+    path.resolve(import.meta.dirname, '../../../templates', town),
+  );
+  return seed === undefined ? scenario : { ...scenario, settings: { ...scenario.settings, seed } };
+}
+
+const asked = positionals[0];
 const towns = TOWNS.filter((t) => asked === undefined || t === asked);
 if (towns.length === 0) throw new Error(`no town "${asked}"; expected one of ${TOWNS.join(', ')}`);
 const models = realTestModels(
@@ -250,7 +277,12 @@ if (models) {
   const limit = await modelLimit(models);
   // Fresh models for each town, so one town's KV cache never serves the other's prompts.
   for (const town of towns) {
-    const llm = await createLlamaLanguageModel({ modelPath: models.llm, gpu: false, threads: 1 });
+    const llm = await createLlamaLanguageModel({
+      modelPath: models.llm,
+      gpu: false,
+      threads: 1,
+      ...(caches !== undefined ? { caches } : {}),
+    });
     const embedder = await createTransformersEmbedder({
       modelFolder: models.embedder,
       threads: 1,
