@@ -1,8 +1,8 @@
 /**
  * What a person waits for (issue 22 item 1): model time per agent-day and per game hour, on
  * SmolLM2-135M-Instruct + all-MiniLM-L6-v2 from the test-model cache (skipped loudly without
- * them), one inference thread, 4 sequences decoding (and the caches kept as memory allows), the out-of-order scheduler and each template's cost
- * layer: the product's defaults.
+ * them), one inference thread, 4 sequences decoding (and the caches kept as memory allows),
+ * the out-of-order scheduler and each template's cost layer: the product's defaults.
  *
  *   - llm.model_limit@smollm2-135m — the model's own limit here: prompt tokens evaluated and
  *     tokens generated per CPU-second (models/testing/modelLimit.ts, no cache);

@@ -1,8 +1,8 @@
 /**
  * Real-model runs (issue 14), SmolLM2-135M-Instruct + all-MiniLM-L6-v2 from the test-model cache
  * (skipped loudly without them), each town's first game hour with the product's defaults (cost
- * layer as the template sets it, out-of-order scheduler, 4 sequences decoding and the caches kept, 1 thread): Willow Bend's
- * 3 residents, then Harrow Quay's 25. For each town:
+ * layer as the template sets it, out-of-order scheduler, 4 sequences decoding and the caches
+ * kept, 1 thread): Willow Bend's 3 residents, then Harrow Quay's 25. For each town:
  *
  *   - run.realtime_per_game_hour@<town> — wall seconds of the day's first game hour,
  *     07:00–08:00 (seeding apart, in its own field): every resident's day planning and the
