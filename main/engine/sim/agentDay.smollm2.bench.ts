@@ -22,7 +22,8 @@
  *
  * Every line carries the 1-minute load average, so a figure from a busy machine can be read as
  * such. Figures are per CPU-second where the machine's load would otherwise decide them.
- * About 20–40 minutes for Willow Bend's day and 40–60 for Harrow Quay's two hours on 2 cores.
+ * About 10–20 minutes for Willow Bend's day (twice that with --caches 4) and 40–60 for Harrow
+ * Quay's two hours on 2 cores.
  * Run: npx tsx main/engine/sim/agentDay.smollm2.bench.ts [willow-bend|harrow-quay] (both by default)
  *   [--seed N] (the sampling seed instead of the template's: a 135M model's day depends on which
  *   schedule it happens to sample, so a before/after of a whole day wants several seeds)
