@@ -165,7 +165,7 @@ if (models) {
     const runDir = await firstHour(town, models);
     if (town !== 'willow-bend') continue;
     const steps = requestsByStep(path.join(runDir, LOG_FILE));
-    // Both replays of the hour's requests; the load is read when each line is printed.
+    // Replays of the hour's requests; the load is read when each line is printed.
     const replayed = (name: string, fields: { value: number; unit: string }) =>
       reportBench({
         name,

@@ -41,6 +41,9 @@ import { PrefixSharing } from './shared-prefix.ts';
 import { resolveThreads } from './threads.ts';
 import { needsUtf8Guard } from './utf8-guard.ts';
 
+/** Requests a model decodes at once unless asked otherwise. */
+export const DEFAULT_SEQUENCES = 4;
+
 /** Options of {@link createLlamaLanguageModel}. */
 export interface LlamaModelOptions {
   modelPath: string;
@@ -48,7 +51,7 @@ export interface LlamaModelOptions {
   gpu?: GpuMode;
   /** Inference threads; clamped to the free cores (default: all free cores). */
   threads?: number;
-  /** Requests decoded at once (default 4). */
+  /** Requests decoded at once (default {@link DEFAULT_SEQUENCES}). */
   sequences?: number;
   /**
    * Sequences the context keeps, each with its own KV cache, of which `sequences` decode at
@@ -116,7 +119,7 @@ export async function createLlamaLanguageModel(
   const summary = await inspectGguf(options.modelPath);
   const availableMemory = options.availableMemoryBytes ?? (() => os.freemem());
   const threads = resolveThreads(options.threads);
-  const sequences = Math.max(1, Math.floor(options.sequences ?? 4));
+  const sequences = Math.max(1, Math.floor(options.sequences ?? DEFAULT_SEQUENCES));
   const llama = await getLlamaRuntime(options.gpu ?? 'auto', threads);
 
   // Weights are memory-mapped but must fit in RAM (or VRAM) to run at a usable speed.

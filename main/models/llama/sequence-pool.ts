@@ -75,7 +75,7 @@ export class SequencePool<S extends PooledSequence = LlamaContextSequence> {
   private readonly waiters: Waiter<S>[] = [];
   private clock = 0;
   private closed = false;
-  /** Most requests holding a sequence at once (see {@link parallel}). */
+  /** Most requests holding a sequence at once (the constructor's `parallel`). */
   private readonly parallel: number;
 
   /**

@@ -5,7 +5,11 @@
  * differ only in what the KV cache serves.
  */
 import { readFileSync } from 'node:fs';
-import { createLlamaLanguageModel, type LlamaModelOptions } from '../llama/llama-language-model.ts';
+import {
+  createLlamaLanguageModel,
+  DEFAULT_SEQUENCES,
+  type LlamaModelOptions,
+} from '../llama/llama-language-model.ts';
 import { cpuSeconds } from './modelLimit.ts';
 import type { ChatMessage } from '../types.ts';
 
@@ -28,6 +32,9 @@ export function requestsByStep(eventsFile: string): LoggedRequest[][] {
   return [...byStep.values()];
 }
 
+/** How a replay's model hands out its sequences (the product's defaults where unset). */
+type PoolOptions = Pick<LlamaModelOptions, 'affinity' | 'sharePrefixes' | 'caches'>;
+
 export interface ReplayResult {
   seconds: number;
   /** CPU-seconds of this process over the replay (the model's threads included). */
@@ -49,7 +56,7 @@ export interface ReplayResult {
 export async function replayRequests(
   modelPath: string,
   steps: readonly LoggedRequest[][],
-  pool: Pick<LlamaModelOptions, 'affinity' | 'sharePrefixes' | 'caches'>,
+  pool: PoolOptions,
 ): Promise<ReplayResult> {
   const model = await createLlamaLanguageModel({ modelPath, gpu: false, threads: 1, ...pool });
   const { caches } = model.info;
@@ -100,8 +107,6 @@ export async function compareRouting(modelPath: string, steps: readonly LoggedRe
   };
 }
 
-type PoolOptions = Parameters<typeof replayRequests>[2];
-
 /**
  * Replays `steps` as `product` says, then as `baseline` says, and returns a bench line's
  * fields: value = share of prompt tokens served from the cache as the product does, ratio =
@@ -138,14 +143,14 @@ export function compareSharing(modelPath: string, steps: readonly LoggedRequest[
 }
 
 /**
- * Replays `steps` with the product's caches — kept beyond the 4 sequences decoding at once, as
+ * Replays `steps` with the product's caches — kept beyond the sequences decoding at once, as
  * memory allows — and with one cache per sequence decoding (the baseline).
  */
 export function compareKeptCaches(modelPath: string, steps: readonly LoggedRequest[][]) {
   return againstBaseline(
     modelPath,
     steps,
-    { product: {}, baseline: { caches: 4 } },
+    { product: {}, baseline: { caches: DEFAULT_SEQUENCES } },
     'share of prompt tokens from the KV cache, caches kept beyond those decoding',
   );
 }
