@@ -37,6 +37,7 @@ export const GUARD_IDS = [
   'drySampling',
   'mergeRepeats',
   'ratingReuse',
+  'statusCheck',
 ] as const;
 export type GuardId = (typeof GUARD_IDS)[number];
 
@@ -106,6 +107,14 @@ export const GUARDS: readonly GuardInfo[] = [
     does: 'An observation made before in the same words keeps its earlier importance instead of being rated again.',
     why: 'On SmolLM2, 99 of a day’s 179 importance calls rated “bed is made” and the like again.',
     paper: 'Every new observation is rated by the model (only “… is idle” is 1 without a call).',
+  },
+  {
+    id: 'statusCheck',
+    cli: 'status-check',
+    label: 'Check the new day’s status',
+    does: 'A new day’s revised “currently” line that is not a sentence about the resident, or a plan note that is not in words (dates, a copied identity line, a word or two), is not taken: yesterday’s stays.',
+    why: 'SmolLM2-135M revised its status to “2024-04-15”, “Innate traits: curious, shy, …” or “Benadryl’s Cove”, and the day’s plan followed it (“take care of yourself”, “don’t eat cake”).',
+    paper: 'Whatever the revision writes becomes the status and the plan note.',
   },
 ];
 

@@ -194,4 +194,36 @@ describe('small-model guards', () => {
     const off = await rated(without('ratingReuse'));
     expect(new Set(off).size).toBeLessThan(off.length);
   });
+
+  it('status check: on, a new day revised to dates or a copied identity line keeps yesterday’s status; off, it is taken', async () => {
+    const revisedTo = async (
+      answer: { currently: string; needs: string },
+      conditions?: ReturnType<typeof without>,
+    ) => {
+      const h = await harness({ 'daily.revise': () => answer });
+      const ada = h.agents.ada;
+      await planNewDay(ada, h.mind(0, { conditions }));
+      const before = { ...ada.identity };
+      await planNewDay(ada, h.mind(h.clock.gameSecondsOf(1, 0), { conditions }));
+      return { before, after: ada.identity };
+    };
+    // What SmolLM2-135M wrote (session 14, a Willow Bend day 2).
+    const junk = { currently: '2024-04-15', needs: 'Innate traits: curious, shy, meticulous' };
+    const on = await revisedTo(junk);
+    expect(on.after.currently).toBe(on.before.currently);
+    expect(on.after.dailyPlanRequirement).toBe(on.before.dailyPlanRequirement);
+    const off = await revisedTo(junk, without('statusCheck'));
+    expect(off.after).toMatchObject({
+      currently: junk.currently,
+      dailyPlanRequirement: junk.needs,
+    });
+    // A sentence about the resident is taken either way; each field is judged on its own.
+    const good = {
+      currently: 'Ada Lin is tired after the market and wants a quiet day at the cafe.',
+      needs: 'Nice',
+    };
+    const mixed = await revisedTo(good);
+    expect(mixed.after.currently).toBe(good.currently);
+    expect(mixed.after.dailyPlanRequirement).toBe(mixed.before.dailyPlanRequirement);
+  });
 });

@@ -134,10 +134,10 @@ describe('planning', () => {
       'plan.daily',
       'plan.hourly',
     ]);
-    expect(ada.identity.currently).toBe('Busy preparing for the spring fair.');
+    expect(ada.identity.currently).toBe('They are busy preparing for the spring fair.');
     // The revised identity is what the first planning question describes.
     expect(h.model.calls[1].messages.at(-1)?.content).toContain(
-      'Busy preparing for the spring fair.',
+      'They are busy preparing for the spring fair.',
     );
   });
 });
@@ -185,9 +185,8 @@ describe('the new day (reverie revise_identity)', () => {
     await planNewDay(ada, h.mind(21 * 3600)); // Tuesday February 14, 07:00
     const [revise] = h.model.callsOf('daily.revise');
     const question = revise.messages.at(-1)!.content;
-    expect(question).toContain(
-      'Yesterday was Monday February 13, 2023. Today is Tuesday February 14, 2023.',
-    );
+    expect(question).toContain('What you remember of Monday February 13, 2023 and before:');
+    expect(question).toContain('Today is Tuesday February 14, 2023.');
     // The statements are dated, the announcement among them, so "tomorrow" is Tuesday.
     expect(question).toContain(`- Monday February 13, 2023, 15:00: ${announcement}\n`);
     const statements = question

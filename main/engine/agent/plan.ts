@@ -8,7 +8,6 @@
 import { formatAddress } from '../../../common/scenario/address';
 import { actionPrompt, LOCATION_SEPARATOR, type ActionChoice } from '../prompts/action';
 import { actNowPrompt } from '../prompts/actNow';
-import { dailyRevisePrompt } from '../prompts/dailyRevise';
 import { planDailyPrompt } from '../prompts/planDaily';
 import { planDecomposePrompt, SHORTEST_TASK_MINUTES } from '../prompts/planDecompose';
 import { planHourlyPrompt } from '../prompts/planHourly';
@@ -32,14 +31,14 @@ import { PLAN_EXPIRY_GAME_SECONDS } from './memory';
 import { ask, remember, type Mind } from './mind';
 import { placesFor } from './placeRelevance';
 import { bedtimeFor, layoutSchedule, layoutTasks, SLEEP_ACTIVITY } from './schedule';
-import { planningThoughts, revisionStatements } from './planMemory';
+import { planningThoughts } from './planMemory';
+import { reviseForNewDay } from './dayRevision';
 
 /** Importance of the day-plan memory (reverie `_long_term_planning`: `thought_poignancy = 5`). */
 export const DAY_PLAN_IMPORTANCE = 5;
 /**
  * Plans the game day that `mind.now` falls in, when the agent has not yet: on later days first
- * revises "currently" and today's needs from dated statements (daily.revise, see
- * {@link revisionStatements}), then asks wake hour, broad plan and hourly schedule.
+ * revises "currently" and today's needs from dated statements (see {@link reviseForNewDay}), then asks wake hour, broad plan and hourly schedule.
  * Returns true when it planned.
  */
 export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
@@ -52,20 +51,12 @@ export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
   }
   const date = mind.clock.dateLabel(mind.now);
   if (agent.day !== null) {
-    const revised = await ask(
-      mind,
+    await reviseForNewDay(
       agent,
-      dailyRevisePrompt(agent.identity, {
-        date,
-        yesterday: mind.clock.dateLabel(mind.clock.gameSecondsOf(day - 1, 0)),
-        statements: await revisionStatements(agent, mind, date),
-      }),
+      mind,
+      date,
+      mind.clock.dateLabel(mind.clock.gameSecondsOf(day - 1, 0)),
     );
-    agent.identity = {
-      ...agent.identity,
-      currently: revised.currently,
-      dailyPlanRequirement: revised.needs,
-    };
   }
   const { wakeHour } = await ask(
     mind,

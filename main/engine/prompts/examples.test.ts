@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { actionPrompt } from './action';
 import { converseTurnPrompt } from './converseTurn';
+import { dailyRevisePrompt } from './dailyRevise';
 import { EXAMPLE_CHAT, EXAMPLE_RESIDENTS, type ExampleResident } from './examples';
 import { interviewPrompt } from './interview';
 import { planDailyPrompt } from './planDaily';
@@ -57,6 +58,15 @@ const prompts: [string, (e: ExampleResident) => PromptSpec<unknown>][] = [
         task: e.action.task,
         currentPlace: e.action.currentPlace,
         locations: e.action.locations,
+      }),
+  ],
+  [
+    'daily.revise',
+    (e) =>
+      dailyRevisePrompt(e.who, {
+        date: e.revision.date,
+        yesterday: e.date,
+        statements: e.revision.statements,
       }),
   ],
   [

@@ -45,6 +45,16 @@ export interface ExampleResident {
     };
   };
   interview: { now: string; memories: readonly string[]; question: string; answer: string };
+  /**
+   * daily.revise: the next morning, yesterday's dated statements read into a new "currently"
+   * line and what today's plan must take in, each a plain sentence about the resident.
+   */
+  revision: {
+    date: string;
+    statements: readonly string[];
+    currently: string;
+    needs: string;
+  };
 }
 
 /** One line of the example conversation, asked as the speaker's converse.turn question. */
@@ -166,6 +176,19 @@ const SAM: ExampleResident = {
       'The band plays at the pub on Saturday, and I cannot wait. I am still learning the new ' +
       'song, so I practise every evening after my shift at the clinic.',
   },
+  revision: {
+    date: 'Wednesday March 5, 2025',
+    statements: [
+      'Tuesday March 4, 2025, 08:00: Sam Lee is caring for patients on the ward',
+      'Tuesday March 4, 2025, 13:20: Dr Patel asked Sam Lee to cover the night shift on Friday',
+      'Tuesday March 4, 2025, 19:30: Sam Lee is practising the new song on the guitar',
+      'Tuesday March 4, 2025, 21:10: Sam Lee thinks the new song is nearly ready for Saturday',
+    ],
+    currently:
+      'Sam Lee is nearly ready to play the new song at the pub on Saturday and will cover ' +
+      'the night shift on Friday.',
+    needs: 'Sam works at the clinic from 8am to 4pm today and practises the new song after dinner.',
+  },
 };
 
 const ROSA: ExampleResident = {
@@ -243,6 +266,18 @@ const ROSA: ExampleResident = {
     answer:
       'I am a little worried about them. They are not making much honey this year, but the ' +
       'lavender by the gate is in flower now, so I hope that helps them.',
+  },
+  revision: {
+    date: 'Sunday June 8, 2025',
+    statements: [
+      'Saturday June 7, 2025, 08:30: Rosa Diaz is checking the beehives in the garden',
+      'Saturday June 7, 2025, 11:00: the second hive has very little honey',
+      'Saturday June 7, 2025, 14:10: Sam Lee invited Rosa Diaz to hear the band at the pub tonight',
+      'Saturday June 7, 2025, 21:00: Rosa Diaz promised the band a jar of honey',
+    ],
+    currently:
+      'Rosa Diaz is worried about her second hive and is glad she heard the band at the pub.',
+    needs: 'Rosa will check the second hive this morning and take the band a jar of honey.',
   },
 };
 

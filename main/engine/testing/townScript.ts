@@ -85,8 +85,8 @@ export function townScript(options: { talk?: 'talk' | 'wait' | 'continue' } = {}
     whisper: () => ({ thought: 'I should organise a picnic in the park', importance: 9 }),
     wander: () => ({ thought: 'I could plant flowers by the fountain for the spring fair' }),
     'daily.revise': () => ({
-      currently: 'Busy preparing for the spring fair.',
-      needs: 'buy flowers',
+      currently: 'They are busy preparing for the spring fair.',
+      needs: 'They need to buy flowers for the fair today.',
     }),
   };
 }
