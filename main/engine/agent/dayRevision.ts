@@ -63,16 +63,13 @@ export function readsAsStatus(text: string, name: string): boolean {
   return names.some((n) => lower.includes(n.toLowerCase())) || PRONOUN.test(text);
 }
 
-/**
- * Revises the agent's "currently" line and daily requirement for `date` (one `daily.revise`
- * call). Returns which of the two were taken.
- */
+/** Revises the agent's "currently" line and daily requirement for `date` (one `daily.revise` call). */
 export async function reviseForNewDay(
   agent: Agent,
   mind: Mind,
   date: string,
   yesterday: string,
-): Promise<{ currently: boolean; needs: boolean }> {
+): Promise<void> {
   const revised = await ask(
     mind,
     agent,
@@ -92,5 +89,4 @@ export async function reviseForNewDay(
     ...(taken.currently ? { currently: revised.currently } : {}),
     ...(taken.needs ? { dailyPlanRequirement: revised.needs } : {}),
   };
-  return taken;
 }
