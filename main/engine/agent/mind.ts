@@ -3,8 +3,9 @@
  * three helpers — ask (one prompt → validated JSON), remember (embed + append to the agent's own
  * stream) and recall (retrieve from it). Modules change only the agent they are called for.
  */
+import { createHash } from 'node:crypto';
 import { BASELINE_CONDITIONS, type RunConditions } from '../../../common/runs/conditions';
-import type { Embedder, LanguageModel } from '../../models/types';
+import type { ChatMessage, Embedder, LanguageModel } from '../../models/types';
 import type { PromptTrim } from '../prompts/budget';
 import type { PromptSpec } from '../prompts/PromptSpec';
 import { UNMEASURED_PROFILE, type TokenProfile } from '../prompts/tokenProfile';
@@ -23,7 +24,10 @@ export interface Mind {
   /** Game seconds since run start. */
   now: number;
   world: TileWorld;
-  /** Sampling seed of every call (scenario `settings.seed`), so runs are reproducible. */
+  /**
+   * The run's sampling seed (scenario `settings.seed`), so runs are reproducible; each call
+   * samples with a seed derived from it and the question ({@link callSeed}).
+   */
   seed: number;
   /** Importance sum that triggers a reflection (scenario `settings.reflectionThreshold`). */
   reflectionThreshold: number;
@@ -65,7 +69,7 @@ export async function ask<T>(mind: Mind, agent: Agent | null, spec: PromptSpec<T
     validator: prompt.validator,
     maxTokens: prompt.maxTokens,
     temperature: prompt.temperature,
-    seed: mind.seed,
+    seed: callSeed(mind.seed, prompt.fn, agent?.id, prompt.messages),
     cacheKey: prompt.cacheKey,
     ...(guards.drySampling ? {} : { dry: false }),
   });
@@ -73,6 +77,27 @@ export async function ask<T>(mind: Mind, agent: Agent | null, spec: PromptSpec<T
     throw new Error(`${mind.model.id} returned no JSON for a ${spec.fn} request with a schema`);
   }
   return prompt.decode(result.json);
+}
+
+/**
+ * The sampling seed of one call: the run's seed mixed with what is asked (function, agent,
+ * messages). A run stays reproducible and the same question gets the same answer, while
+ * different questions draw independent random numbers. With the run's seed for every call, the
+ * sampler drew the same numbers at the same position of every answer: re-asked with one seed,
+ * 144 of SmolLM2-135M's importance ratings came back only 1, 2, 4 or 5 (every value from 1 to
+ * 10 with a seed per question), and in a recorded day 12 of 23 pairs of new memories were
+ * rated "[1, 10]" ("bed is made" 10).
+ */
+export function callSeed(
+  runSeed: number,
+  fn: string,
+  agentId: string | undefined,
+  messages: readonly ChatMessage[],
+): number {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify([runSeed, fn, agentId ?? null]));
+  for (const m of messages) hash.update(`\u0000${m.role}\u0000${m.content}`);
+  return hash.digest().readUInt32LE(0);
 }
 
 /** A memory to store; the stream assigns id, depth and access time. */
