@@ -8,7 +8,7 @@ import type { Agent } from './Agent';
 import type { CostLayerNote } from './costLayerHooks';
 import type { LifestylePolicy } from './costLayerState';
 import type { Mind } from './mind';
-import { closeRecording, settleAction } from './lifestylePolicy';
+import { closeRecording, conditionHolds, settleAction } from './lifestylePolicy';
 import { nextAction, planNewDay } from './plan';
 import { FilePolicyStore, policyKey } from './policyStore';
 
@@ -133,6 +133,21 @@ describe('lifestyle policy', () => {
     const from = h.model.calls.length;
     await nextAction(ada, mind(3600));
     expect(fnsSince(h, from)).toEqual([]);
+  });
+
+  it('holds the condition when a room it chose is now known object by object, not when the room is unknown', async () => {
+    const { h, ada } = await setup();
+    // Recorded on a first visit, when the kitchen was a place of its own; the stove is known now.
+    const policy = {
+      condition: [],
+      tasks: [{ action: { location: 'cafe > kitchen' } }],
+    } as unknown as Pick<LifestylePolicy, 'condition' | 'tasks'>;
+    expect(conditionHolds(ada, policy, new Set(['cafe > kitchen > stove']), h.world)).toBe(true);
+    expect(conditionHolds(ada, policy, new Set(['park > lawn > bench']), h.world)).toBe(false);
+    // A room's name is not a prefix of another room's ("cafe > kitchenette").
+    expect(conditionHolds(ada, policy, new Set(['cafe > kitchenette > sink']), h.world)).toBe(
+      false,
+    );
   });
 
   it('asks the model for a plan below the similarity threshold; exact action inputs come from the cache', async () => {

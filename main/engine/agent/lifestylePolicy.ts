@@ -22,7 +22,7 @@
  * the same decisions; every hit and miss is noted in the event log.
  */
 import { createHash } from 'node:crypto';
-import type { ActionChoice } from '../prompts/action';
+import { LOCATION_SEPARATOR, type ActionChoice } from '../prompts/action';
 import { progressive } from '../prompts/verbPhrase';
 import { costLayerOf } from './ablation';
 import type { Agent, Task } from './Agent';
@@ -65,12 +65,26 @@ export function conditionHolds(
   known: ReadonlySet<string>,
   world: Mind['world'],
 ): boolean {
-  if (!policy.tasks.every((t) => known.has(t.action.location))) return false;
+  if (!policy.tasks.every((t) => knowsPlace(known, t.action.location))) return false;
   return policy.condition.every(({ object, state }) => {
     const now = world.objectState(object);
     if (now === undefined) return false;
     return now === state || agent.action?.objectAddress === object;
   });
+}
+
+/**
+ * Whether `location` ("sector > arena[ > object]") is among the agent's `known` places, or is a
+ * room it now knows object by object: a room is offered as a place of its own only until its
+ * objects are known (plan.ts `knownLocations`), so a policy recorded on a first visit ("Larkspur
+ * College > lecture hall") would otherwise never hold again once the lectern is known — on
+ * SmolLM2, a day-2 "make tea and eat breakfast" identical to day 1's missed for that reason.
+ */
+function knowsPlace(known: ReadonlySet<string>, location: string): boolean {
+  if (known.has(location)) return true;
+  const inside = `${location}${LOCATION_SEPARATOR}`;
+  for (const place of known) if (place.startsWith(inside)) return true;
+  return false;
 }
 
 /** Notes that `policyId` was stored or reused for `block`, so that block cannot reuse it. */
