@@ -17,6 +17,7 @@ import { clockLabel } from '../sim/Clock';
 import { objectStateOf } from '../world/objectState';
 import { conditionsOf, costLayerOf, plans } from './ablation';
 import type { Agent, CurrentAction, ScheduleBlock, Task } from './Agent';
+import { reviseForNewDay } from './dayRevision';
 import {
   actionCacheKey,
   cacheAction,
@@ -32,13 +33,13 @@ import { ask, remember, type Mind } from './mind';
 import { placesFor } from './placeRelevance';
 import { bedtimeFor, layoutSchedule, layoutTasks, SLEEP_ACTIVITY } from './schedule';
 import { planningThoughts } from './planMemory';
-import { reviseForNewDay } from './dayRevision';
 
 /** Importance of the day-plan memory (reverie `_long_term_planning`: `thought_poignancy = 5`). */
 export const DAY_PLAN_IMPORTANCE = 5;
 /**
  * Plans the game day that `mind.now` falls in, when the agent has not yet: on later days first
- * revises "currently" and today's needs from dated statements (see {@link reviseForNewDay}), then asks wake hour, broad plan and hourly schedule.
+ * revises "currently" and today's needs from dated statements (see {@link reviseForNewDay}),
+ * then asks wake hour, broad plan and hourly schedule.
  * Returns true when it planned.
  */
 export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
