@@ -97,7 +97,8 @@ export function callSeed(
   const hash = createHash('sha256');
   hash.update(JSON.stringify([runSeed, fn, agentId ?? null]));
   for (const m of messages) hash.update(`\u0000${m.role}\u0000${m.content}`);
-  return hash.digest().readUInt32LE(0);
+  // 31 bits: a signed 32-bit seed field (some servers' APIs) holds it too.
+  return hash.digest().readUInt32LE(0) >>> 1;
 }
 
 /** A memory to store; the stream assigns id, depth and access time. */
