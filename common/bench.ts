@@ -19,3 +19,24 @@ export function median(values: number[]): number {
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
+
+/**
+ * A bench's whole-number flag (`--seed 3`, `--caches 4`), undefined when absent.
+ * @throws Error naming the flag when the value is not a whole number.
+ */
+export function wholeNumberFlag(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) {
+    throw new Error(`--${flag} must be a whole number, got "${value}"`);
+  }
+  return n;
+}
+
+/** `scenario` sampled with `seed` instead of its own (unchanged when `seed` is undefined). */
+export function withSeed<S extends { settings: { seed: number } }>(
+  scenario: S,
+  seed: number | undefined,
+): S {
+  return seed === undefined ? scenario : { ...scenario, settings: { ...scenario.settings, seed } };
+}

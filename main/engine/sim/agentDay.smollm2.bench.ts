@@ -34,7 +34,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import { reportBench } from '../../../common/bench';
+import { reportBench, wholeNumberFlag, withSeed } from '../../../common/bench';
 import { townConditions } from '../../../common/runs/conditions';
 import {
   createLlamaLanguageModel,
@@ -250,22 +250,15 @@ const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
   options: { seed: { type: 'string' }, caches: { type: 'string' } },
 });
-const wholeNumber = (flag: string, value: string | undefined) => {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0)
-    throw new Error(`--${flag} must be a whole number, got "${value}"`);
-  return n;
-};
-const seed = wholeNumber('seed', flags.seed);
-const caches = wholeNumber('caches', flags.caches);
+const seed = wholeNumberFlag('seed', flags.seed);
+const caches = wholeNumberFlag('caches', flags.caches);
 
 /** A template's scenario, with the seed asked for. */
 async function template(town: string) {
   const { scenario } = await readScenarioFolder(
     path.resolve(import.meta.dirname, '../../../templates', town),
   );
-  return seed === undefined ? scenario : { ...scenario, settings: { ...scenario.settings, seed } };
+  return withSeed(scenario, seed);
 }
 
 const asked = positionals[0];
