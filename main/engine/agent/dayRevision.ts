@@ -8,6 +8,7 @@
  */
 import { dailyRevisePrompt } from '../prompts/dailyRevise';
 import { EXAMPLE_RESIDENTS } from '../prompts/examples';
+import { IDENTITY_LABELS } from '../prompts/identity';
 import { conditionsOf } from './ablation';
 import type { Agent } from './Agent';
 import { ask, type Mind } from './mind';
@@ -16,9 +17,8 @@ import { revisionStatements } from './planMemory';
 /** Fewest words of a status line the check accepts ("Sam is practising guitar."). */
 const MIN_STATUS_WORDS = 4;
 
-/** A field of the identity block written as its label ("Innate traits: curious, shy"). */
-const IDENTITY_LABEL =
-  /^\s*(?:name|innate traits|about|currently|lifestyle|daily requirements|lives in)\s*:/i;
+/** A line of the identity block copied back ("Innate traits: curious, shy"). */
+const IDENTITY_LABEL = new RegExp(`^\\s*(?:${Object.values(IDENTITY_LABELS).join('|')})\\s*:`, 'i');
 
 const PRONOUN = /\b(?:i|me|my|he|him|his|she|her|they|them|their)\b/i;
 

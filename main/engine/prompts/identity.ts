@@ -35,16 +35,31 @@ export function identityOf(persona: Persona): IdentityView {
   };
 }
 
+/**
+ * The labels of the identity block's lines ("Innate traits: curious, shy"); agent/dayRevision.ts
+ * refuses a status that copies one of these lines back.
+ */
+export const IDENTITY_LABELS = {
+  name: 'Name',
+  innate: 'Innate traits',
+  learned: 'About',
+  currently: 'Currently',
+  lifestyle: 'Lifestyle',
+  dailyPlanRequirement: 'Daily requirements',
+  livingArea: 'Lives in',
+} as const;
+
 /** The stable identity paragraph. */
 export function identityBlock(who: IdentityView): string {
+  const L = IDENTITY_LABELS;
   return [
-    `Name: ${who.name} (age ${who.age})`,
-    `Innate traits: ${who.innate}`,
-    `About: ${who.learned}`,
-    `Currently: ${who.currently}`,
-    `Lifestyle: ${who.lifestyle}`,
-    who.dailyPlanRequirement ? `Daily requirements: ${who.dailyPlanRequirement}` : '',
-    `Lives in: ${who.livingArea}`,
+    `${L.name}: ${who.name} (age ${who.age})`,
+    `${L.innate}: ${who.innate}`,
+    `${L.learned}: ${who.learned}`,
+    `${L.currently}: ${who.currently}`,
+    `${L.lifestyle}: ${who.lifestyle}`,
+    who.dailyPlanRequirement ? `${L.dailyPlanRequirement}: ${who.dailyPlanRequirement}` : '',
+    `${L.livingArea}: ${who.livingArea}`,
   ]
     .filter(Boolean)
     .join('\n');
