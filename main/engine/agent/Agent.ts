@@ -88,6 +88,17 @@ export type ResidentInfo = z.infer<typeof residentSchema>;
 /** Retrieval traces an agent keeps for the inspector, newest first (transient, not saved). */
 export const MAX_RETRIEVAL_TRACES = 20;
 
+/** A perceived event waiting for its importance rating before it joins the memory stream. */
+const heldObservationSchema = z.object({
+  description: z.string(),
+  subject: z.string(),
+  predicate: z.string(),
+  object: z.string(),
+  /** Game seconds when it was perceived: the memory's creation time. */
+  at: z.number(),
+});
+export type HeldObservation = z.infer<typeof heldObservationSchema>;
+
 /** The JSON half of an agent snapshot (embeddings travel as a binary Float32 file). */
 export const agentSnapshotSchema = z.object({
   id: z.string(),
@@ -121,6 +132,8 @@ export const agentSnapshotSchema = z.object({
   action: actionSchema.nullable(),
   chatCooldownUntil: z.record(z.string(), z.number()),
   importanceSinceReflection: z.number(),
+  /** Absent in snapshots from before ratings were batched: nothing held. */
+  heldObservations: z.array(heldObservationSchema).default([]),
   replanPending: z.boolean(),
   memory: memoryStreamMetaSchema,
   spatial: spatialMemorySnapshotSchema,
@@ -154,6 +167,11 @@ export class Agent {
   chatCooldownUntil: Record<string, number> = {};
   /** Importance summed over memories added since the last reflection (Park et al. §4.2). */
   importanceSinceReflection = 0;
+  /**
+   * Perceived events waiting to be rated together before they join the memory stream, oldest
+   * first (mind.ts `rateHeldObservations`).
+   */
+  heldObservations: HeldObservation[] = [];
   /** Set by a whisper: re-plan the rest of the day at the next step. */
   replanPending = false;
   /** The user controlling this agent, or null when the model does. */
@@ -230,6 +248,7 @@ export class Agent {
         action: this.action,
         chatCooldownUntil: this.chatCooldownUntil,
         importanceSinceReflection: this.importanceSinceReflection,
+        heldObservations: this.heldObservations,
         replanPending: this.replanPending,
         memory: memory.meta,
         spatial: this.spatial.toSnapshot(),
@@ -263,6 +282,7 @@ export class Agent {
     agent.action = s.action;
     agent.chatCooldownUntil = s.chatCooldownUntil;
     agent.importanceSinceReflection = s.importanceSinceReflection;
+    agent.heldObservations = s.heldObservations;
     agent.replanPending = s.replanPending;
     agent.costLayer = s.costLayer;
     agent.resident = s.resident ?? null;

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { seedClauses } from '../../../common/scenario/seed';
 import { actionOf } from './plan';
 import { observe, observeOwnAction } from './observe';
+import { rateHeldObservations, recall, RATING_BATCH, RATING_WAIT_SECONDS } from './mind';
 import { SLEEP_ACTIVITY } from './schedule';
 import { Simulation } from '../sim/Simulation';
 import { HashEmbedder, ScriptedModel } from '../testing/ScriptedModel';
@@ -107,6 +108,7 @@ describe('self-observation (reverie: the persona perceives its own event)', () =
     ada.action = makeTea(h, 60, 'make tea and eat breakfast');
     const before = ada.importanceSinceReflection;
     const seen = await observe(ada, h.mind(60), []);
+    await rateHeldObservations(h.mind(60), ada);
 
     const own = ada.memory.nodes.filter((n) => n.kind === 'observation' && n.subject === ada.name);
     expect(own.map((n) => n.description)).toEqual([
@@ -135,6 +137,7 @@ describe('self-observation (reverie: the persona perceives its own event)', () =
     await observe(ada, h.mind(70), []);
     ada.action = makeTea(h, 80, 'water the lavender');
     await observe(ada, h.mind(80), []);
+    await rateHeldObservations(h.mind(90), ada);
     const own = ada.memory.nodes
       .filter((n) => n.kind === 'observation' && n.subject === ada.name)
       .map((n) => [n.description, n.createdAt]);
@@ -161,10 +164,69 @@ describe('self-observation (reverie: the persona perceives its own event)', () =
     };
     await observeOwnAction(ada, h.mind(30));
     await observeOwnAction(ada, h.mind(40));
+    await rateHeldObservations(h.mind(50), ada);
     const sleeping = ada.memory.nodes.filter((n) => n.description === `${ada.name} is sleeping`);
     expect(sleeping).toHaveLength(1);
     expect(h.model.calls.map((c) => c.fn)).toEqual(['importance']);
     expect(sleeping[0].importance).toBe(4);
+  });
+
+  it('holds what it sees until five need a rating, or it recalls, or the oldest waited half an hour: one call each, every memory dated when seen', async () => {
+    const h = await harness();
+    const ada = h.agents.ada;
+    const importanceCalls = () => h.model.callsOf('importance');
+    const ownSeen = () =>
+      ada.memory.nodes
+        .filter((n) => n.kind === 'observation' && n.subject === ada.name)
+        .map((n) => [n.description, n.createdAt]);
+    const act = async (now: number, task: string) => {
+      ada.action = makeTea(h, now, task);
+      await observe(ada, h.mind(now), []);
+    };
+
+    // Two new actions seen: nothing asked, nothing in the stream yet.
+    await act(60, 'make tea');
+    await act(80, 'water the lavender');
+    expect(importanceCalls()).toHaveLength(0);
+    expect(ownSeen()).toEqual([]);
+    // Recalling rates them first, in one call, and finds them.
+    const found = await recall(h.mind(90), ada, 'watering the lavender', 3);
+    expect(importanceCalls()).toHaveLength(1);
+    expect(ratedEvents(importanceCalls()[0].messages.at(-1)!.content)).toEqual(
+      expect.arrayContaining([`${ada.name} is making tea`, `${ada.name} is watering the lavender`]),
+    );
+    expect(found.map((m) => m.description)).toContain(`${ada.name} is watering the lavender`);
+    expect(ownSeen()).toEqual([
+      [`${ada.name} is making tea`, 60],
+      [`${ada.name} is watering the lavender`, 80],
+    ]);
+
+    // Five more: asked together when the fifth arrives.
+    const tasks = [
+      'sweep the porch',
+      'read the paper',
+      'write a letter',
+      'bake bread',
+      'feed the cat',
+    ];
+    expect(tasks).toHaveLength(RATING_BATCH);
+    for (const [i, task] of tasks.entries()) await act(100 + 10 * i, task);
+    expect(importanceCalls()).toHaveLength(2);
+    expect(ratedEvents(importanceCalls()[1].messages.at(-1)!.content)).toHaveLength(RATING_BATCH);
+    expect(
+      ownSeen()
+        .slice(2)
+        .map(([, at]) => at),
+    ).toEqual([100, 110, 120, 130, 140]);
+
+    // One alone is rated once it has waited half an hour, even with nothing new in sight.
+    await act(200, 'mend the fence');
+    await observe(ada, h.mind(200 + RATING_WAIT_SECONDS - 10), []);
+    expect(importanceCalls()).toHaveLength(2);
+    await observe(ada, h.mind(200 + RATING_WAIT_SECONDS), []);
+    expect(importanceCalls()).toHaveLength(3);
+    expect(ownSeen().at(-1)).toEqual([`${ada.name} is mending the fence`, 200]);
+    expect(ada.heldObservations).toEqual([]);
   });
 
   it('in a running town, every action a resident starts shows up in their own stream', async () => {

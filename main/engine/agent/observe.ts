@@ -6,15 +6,20 @@
  * events 1 as well, and ARCHITECTURE §4 makes them free), and an observation the agent has
  * made before in the same words, which keeps the rating it had (issue 14: on SmolLM2, 99 of a
  * day's 179 importance calls rated "bed is made" and the like again; reverie asks every time —
- * the `ratingReuse` guard, common/runs/guards.ts).
+ * the `ratingReuse` guard, common/runs/guards.ts). The ones to ask are held and rated several to
+ * a call, before anything recalls (mind.ts `holdObservations`).
  */
-import { importanceListPrompt, importancePrompt } from '../prompts/importance';
 import { isSentence } from '../prompts/verbPhrase';
-import { perceive, type AgentEvent, type PerceivedEvent } from '../world/perceive';
+import {
+  perceive,
+  type AgentEvent,
+  type EventTriple,
+  type PerceivedEvent,
+} from '../world/perceive';
 import { conditionsOf, observes } from './ablation';
 import type { Agent } from './Agent';
 import { MIN_IMPORTANCE } from './memory';
-import { ask, remember, type Mind } from './mind';
+import { holdObservations, rate, remember, type Mind } from './mind';
 
 /** True for events that cost no importance call: anything that "is idle". */
 export function isIdleEvent(e: { predicate: string; object: string }): boolean {
@@ -63,7 +68,7 @@ export async function observe(
     tile: agent.tile,
     params: agent.perception,
     agentEvents: [ownEvent(agent), ...events.filter((e) => e.subject !== agent.name)],
-    recentObservations: agent.memory.latest(['observation'], agent.perception.retention),
+    recentObservations: recentObservations(agent),
   });
   await store(agent, mind, seen);
   return seen.filter((e) => e.subject !== agent.name);
@@ -81,7 +86,7 @@ export async function observeOwnAction(agent: Agent, mind: Mind): Promise<void> 
     tile: agent.tile,
     params: { ...agent.perception, visionRadius: 0 },
     agentEvents: [ownEvent(agent)],
-    recentObservations: agent.memory.latest(['observation'], agent.perception.retention),
+    recentObservations: recentObservations(agent),
   });
   await store(
     agent,
@@ -91,39 +96,37 @@ export async function observeOwnAction(agent: Agent, mind: Mind): Promise<void> 
 }
 
 /**
- * Rates (in one call; idle events free, and repeats too under the `ratingReuse` guard) and
- * remembers perceived events, in order.
+ * Holds perceived events for rating, in order (mind.ts `holdObservations`: rated several to a
+ * call): idle events are 1 and, under the `ratingReuse` guard, an event the agent has
+ * remembered before in the same words keeps its rating — neither is asked.
  */
 async function store(agent: Agent, mind: Mind, seen: readonly PerceivedEvent[]): Promise<void> {
   const reuse = conditionsOf(mind).guards.ratingReuse;
-  const known = seen.map((e) =>
-    isIdleEvent(e)
-      ? MIN_IMPORTANCE
-      : reuse
-        ? agent.memory.newestWith('observation', e.description)?.importance
-        : undefined,
-  );
-  const rated = await rate(
+  await holdObservations(
     mind,
     agent,
-    seen
-      .filter((_, i) => known[i] === undefined)
-      .map((e) => ({ kind: 'event' as const, description: e.description })),
-  );
-  let next = 0;
-  const importances = known.map((k) => k ?? rated[next++]);
-  await remember(
-    mind,
-    agent,
-    seen.map((e, i) => ({
-      kind: 'observation' as const,
+    seen.map((e) => ({
       description: e.description,
-      importance: importances[i],
       subject: e.subject,
       predicate: e.predicate,
       object: e.object,
+      importance: isIdleEvent(e)
+        ? MIN_IMPORTANCE
+        : reuse
+          ? (agent.memory.newestWith('observation', e.description)?.importance ?? null)
+          : null,
     })),
   );
+}
+
+/**
+ * The agent's observations, newest first, those still held for rating included: what perception
+ * compares new events with (reverie's retention).
+ */
+function recentObservations(agent: Agent): EventTriple[] {
+  const held = [...agent.heldObservations].reverse();
+  const count = agent.perception.retention;
+  return [...held, ...agent.memory.latest(['observation'], Math.max(0, count - held.length))];
 }
 
 /**
@@ -151,21 +154,4 @@ export async function seedMemories(
   );
   // Seed memories set the scene; they do not count toward the first reflection.
   agent.importanceSinceReflection = 0;
-}
-
-/**
- * Importance of new memories, in order: one call for one memory, one list call for several
- * (the identity block is sent once, not once per memory); a memory the list's context could not
- * hold is rated alone. Calls start in a fixed order, so each agent's call numbering is fixed.
- */
-async function rate(
-  mind: Mind,
-  agent: Agent,
-  memories: readonly { kind: 'event' | 'thought'; description: string }[],
-): Promise<number[]> {
-  const one = (m: (typeof memories)[number]) =>
-    ask(mind, agent, importancePrompt(agent.identity, m)).then((r) => r.importance);
-  if (memories.length <= 1) return Promise.all(memories.map(one));
-  const { importance } = await ask(mind, agent, importanceListPrompt(agent.identity, memories));
-  return Promise.all(importance.map((r, i) => (r === null ? one(memories[i]) : r)));
 }

@@ -76,15 +76,17 @@ describe('residents', () => {
     const { reply, end } = await sim.say(agentId, 'cy', 'Hello Cy, what are you planting?');
     expect(reply).toMatch(/about the spring fair/);
     expect(end).toBe(false);
-    // The agent answered with its own conversation turn (after summing up how it stands with
-    // the newcomer, as before any line); nothing was asked for the user.
+    // The agent answered with its own conversation turn (after rating what it saw on its way,
+    // held until it recalls, and summing up how it stands with the newcomer, as before any
+    // line); nothing was asked for the user.
     const asked = model.calls.slice(callsBefore);
     expect(asked.map((c) => [c.fn, c.agentId])).toEqual([
+      ['importance', 'cy'],
       ['converse.relationship', 'cy'],
       ['converse.turn', 'cy'],
       ['importance', 'cy'],
     ]);
-    expect(asked[1].messages.map((m) => m.content).join('\n')).toContain(
+    expect(asked[2].messages.map((m) => m.content).join('\n')).toContain(
       'Hello Cy, what are you planting?',
     );
     expect(memoriesOf(sim, 'cy')).toEqual(
