@@ -273,6 +273,13 @@ export const agentDetailSchema = z.object({
   ),
   /** The memory stream, newest first (the whole stream; the renderer filters and searches). */
   memories: z.array(memoryViewSchema),
+  /**
+   * What the agent has seen that waits for its importance rating (rated several at a time, and
+   * before the agent recalls anything), newest first: observations about to join the stream.
+   */
+  heldObservations: z.array(
+    z.object({ description: z.string(), createdAt: z.number(), createdClock: z.string() }),
+  ),
   /** The latest retrievals, newest first. */
   retrievals: z.array(retrievalTraceSchema),
   /** People the agent knows of, with social memory's relationship and feeling when enabled. */

@@ -46,6 +46,27 @@ describe('agentDetail', () => {
     expect(detail.memories[0].createdClock).toMatch(/^Monday February 13, 2023, 10:/);
     expect(detail.memories.some((m) => m.kind === 'chat')).toBe(true);
 
+    // Observations waiting for their rating show apart, newest first, at the time they were seen.
+    const ada = sim.agent('ada');
+    const before = ada.heldObservations.length;
+    const held = { subject: 'Bo Park', predicate: 'is', object: 'baking' };
+    ada.heldObservations.push(
+      { ...held, description: 'Bo Park is baking', at: 1740 },
+      { ...held, description: 'Bo Park is baking bread', at: 1800 },
+    );
+    const shown = agentDetailSchema.parse(agentDetail(sim, 'ada')).heldObservations;
+    expect(shown).toHaveLength(before + 2);
+    expect(shown.slice(0, 2)).toEqual([
+      {
+        description: 'Bo Park is baking bread',
+        createdAt: 1800,
+        createdClock: sim.clock.label(1800),
+      },
+      { description: 'Bo Park is baking', createdAt: 1740, createdClock: sim.clock.label(1740) },
+    ]);
+    const stream = new Set(detail.memories.map((m) => `${m.createdAt} ${m.description}`));
+    for (const h of shown) expect(stream.has(`${h.createdAt} ${h.description}`)).toBe(false);
+
     expect(detail.retrievals.length).toBeGreaterThan(0);
     expect(detail.retrievals.length).toBeLessThanOrEqual(MAX_RETRIEVAL_TRACES);
     const latest = detail.retrievals[0];

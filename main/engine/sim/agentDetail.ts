@@ -38,7 +38,17 @@ export function agentDetail(sim: Simulation, agentId: string): AgentDetail {
     dailyPlan: [...agent.dailyPlan],
     schedule: agent.schedule.map((b) => ({ ...b, done: done(b.startMinute, b.minutes) })),
     tasks: agent.tasks.map((t) => ({ ...t, done: done(t.startMinute, t.minutes) })),
-    memories: [...agent.memory.nodes].reverse().map((m) => memoryView(m, clock)),
+    // Newest first by when it happened: an observation held for its rating joins the stream
+    // after memories formed while it waited (the sort is stable, so the rest keep their order).
+    memories: [...agent.memory.nodes]
+      .reverse()
+      .sort((a, b) => b.createdAt - a.createdAt)
+      .map((m) => memoryView(m, clock)),
+    heldObservations: [...agent.heldObservations].reverse().map((h) => ({
+      description: h.description,
+      createdAt: h.at,
+      createdClock: clock.label(h.at),
+    })),
     retrievals: structuredClone(agent.retrievals),
     relationships: relationships(agent, sim.agents, conversations),
     conversations: conversations.map((c) => structuredClone(c)),

@@ -273,8 +273,18 @@ function MemoryStream({ agent }: { agent: AgentDetail }) {
     () => filterMemories(agent.memories, kind, query),
     [agent.memories, kind, query],
   );
+  const held = useMemo(
+    () =>
+      filterMemories(
+        agent.heldObservations.map((h) => ({ ...h, kind: 'observation' as const })),
+        kind,
+        query,
+      ),
+    [agent.heldObservations, kind, query],
+  );
+  const total = agent.memories.length + agent.heldObservations.length;
   return (
-    <PanelSection title="Memory stream" count={agent.memories.length} testId="inspector-memories">
+    <PanelSection title="Memory stream" count={total} testId="inspector-memories">
       <div className="memory-filter">
         <select
           className="select"
@@ -299,12 +309,27 @@ function MemoryStream({ agent }: { agent: AgentDetail }) {
           onChange={(e) => setQuery(e.target.value)}
         />
       </div>
-      {shown.length === 0 ? (
-        <p className="muted">
-          {agent.memories.length === 0 ? 'No memories yet.' : 'No memory matches.'}
-        </p>
+      {shown.length + held.length === 0 ? (
+        <p className="muted">{total === 0 ? 'No memories yet.' : 'No memory matches.'}</p>
       ) : (
         <ul className="memories" data-testid="memory-list">
+          {held.map((h, i) => (
+            <li
+              key={`held-${i}`}
+              className="memories__item memories__item--held"
+              data-testid="memory-held"
+            >
+              <span
+                className="memories__imp memories__imp--held"
+                title="Seen, not rated yet: observations are rated a few at a time, and before this person recalls anything"
+              >
+                …
+              </span>
+              <span className="memories__kind memories__kind--observation">{h.kind}</span>
+              <span className="memories__text">{h.description}</span>
+              <span className="memories__time mono">{h.createdClock.slice(-5)}</span>
+            </li>
+          ))}
           {shown.slice(0, 200).map((m) => (
             <li key={m.id} className="memories__item" data-testid="memory-item">
               <span

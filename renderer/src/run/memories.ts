@@ -5,11 +5,11 @@ export type Memory = AgentDetail['memories'][number];
 export type MemoryKind = Memory['kind'];
 
 /** Memories of `kind` ('all' for any) whose description holds every word of `query`. */
-export function filterMemories(
-  memories: readonly Memory[],
+export function filterMemories<M extends { kind: MemoryKind; description: string }>(
+  memories: readonly M[],
   kind: MemoryKind | 'all',
   query: string,
-): Memory[] {
+): M[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   return memories.filter(
     (m) =>
