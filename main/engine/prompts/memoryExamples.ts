@@ -41,7 +41,9 @@ export interface RatedMemory {
 
 /**
  * Each example resident's new memories, rated: mostly mundane (their own routine, objects in
- * use), a few that matter. The single-memory prompt shows each resident's last one.
+ * use), a few that matter, which come anywhere in a list (two lists that both ended on their
+ * highest rating taught SmolLM2-135M to count up: [1, 2, 5, 7, 10] for five memories, the
+ * last "bookshelf is in use"). The single-memory prompt shows each resident's last one.
  */
 export const IMPORTANCE_EXAMPLES: readonly {
   who: IdentityView;
@@ -51,13 +53,13 @@ export const IMPORTANCE_EXAMPLES: readonly {
     who: SAM.who,
     memories: [
       { kind: 'event', description: 'Sam Lee is eating lunch in the staff room', importance: 1 },
-      { kind: 'event', description: 'nurses desk is in use', importance: 1 },
-      { kind: 'event', description: 'Dr Okafor is writing up the patient notes', importance: 2 },
       {
         kind: 'chat',
         description: 'Sam Lee and Mia conversed about the band splitting up',
         importance: 7,
       },
+      { kind: 'event', description: 'nurses desk is in use', importance: 1 },
+      { kind: 'event', description: 'Dr Okafor is writing up the patient notes', importance: 2 },
     ],
   },
   {
