@@ -18,13 +18,7 @@ import { PLAN_EXPIRY_GAME_SECONDS } from './memory';
 import { ask, recall, remember, type Mind } from './mind';
 import { replanAround } from './plan';
 import { recallOnFocalPoints } from './focalPoints';
-import {
-  mergeIntoSummary,
-  refreshSummary,
-  socialEntry,
-  UNKNOWN,
-  updateAfterChat,
-} from './socialMemory';
+import { mergeIntoSummary, refreshSummary, socialEntry, updateAfterChat } from './socialMemory';
 
 /** Most lines in one conversation: reverie's 8 rounds of both speakers. */
 export const MAX_CHAT_UTTERANCES = 16;
@@ -84,10 +78,12 @@ export interface Conversation {
  * spoken; the partner's current activity; and earlier chats with them.
  *
  * With social memory on (AGA), the speaker's stored relationship, feeling and summary of the
- * partner take the per-line summary's place: the summary is the first focal point, and the
- * retrieved memories it does not cover yet are merged into it (one `social.summary` call, none
- * when nothing is new), so the line is asked from the summary alone. `view` is the speaker's
- * social entry, or null with social memory off.
+ * partner take the per-line summary's place, and the line is asked from the summary alone. As
+ * AGA's own `agent_chat_v2` does, a line retrieves {@link MEMORIES_PER_FOCAL_POINT} memories on
+ * the last lines spoken only (nothing before the first line: the summary was brought up to date
+ * when the conversation began), and those the summary does not cover yet are merged into it (one
+ * `social.summary` call, none when nothing is new). `view` is the speaker's social entry, or
+ * null with social memory off.
  */
 export async function turnContext(
   mind: Mind,
@@ -115,22 +111,22 @@ export async function turnContext(
       }),
     ));
   }
-  const standing = view ? view.summary : relationship;
-  const focal = [
-    ...(standing && standing !== UNKNOWN ? [standing] : []),
-    `${listener.name} is ${partnerActivity}`,
-    ...(lastLines ? [lastLines] : []),
-  ];
-  const retrieved = await recallOnFocalPoints(mind, speaker, focal, MEMORIES_PER_FOCAL_POINT);
   const earlierChats = speaker.memory.nodes
     .filter((m) => m.kind === 'chat' && m.object === listener.name)
     .slice(-EARLIER_CHATS)
     .reverse()
     .map((m) => `${mind.clock.label(m.createdAt)}: ${m.description}`);
   if (view) {
-    const social = await mergeIntoSummary(speaker, listener, mind, retrieved);
+    const said = lastLines ? await recall(mind, speaker, lastLines, MEMORIES_PER_FOCAL_POINT) : [];
+    const social = await mergeIntoSummary(speaker, listener, mind, said);
     return { memories: [], partnerActivity, earlierChats, social };
   }
+  const focal = [
+    ...(relationship ? [relationship] : []),
+    `${listener.name} is ${partnerActivity}`,
+    ...(lastLines ? [lastLines] : []),
+  ];
+  const retrieved = await recallOnFocalPoints(mind, speaker, focal, MEMORIES_PER_FOCAL_POINT);
   return {
     memories: retrieved.map((m) => m.description),
     partnerActivity,

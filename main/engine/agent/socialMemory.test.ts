@@ -88,7 +88,7 @@ describe('social memory', () => {
     expect(h.agents.ada.costLayer.social).toEqual({});
   });
 
-  it('merges the memories a later line retrieves into the summary, and the line reads the summary, not the memories (AGA)', async () => {
+  it('merges the memories a later line retrieves on the last lines into the summary, and the line reads the summary, not the memories (AGA)', async () => {
     const h = await harness({
       'social.summary': (req) => {
         const stalls = req.messages.at(-1)!.content.match(/plans stall \d+/g) ?? [];
@@ -124,6 +124,13 @@ describe('social memory', () => {
     const prompt = turns[1].messages.at(-1)!.content;
     expect(prompt).toMatch(/What has happened between you: Old friends; \d+ stalls planned\./);
     expect(prompt).not.toMatch(/plans stall \d+ for the spring fair/);
+    // As AGA's own code: a line retrieves on the last lines spoken and nothing else (not on the
+    // summary or what the partner is doing); the only other retrieval is the refresh on the name.
+    const queries = ada.retrievals.map((r) => r.query);
+    expect(queries).toContain('Bo Park');
+    for (const q of queries.filter((q) => q !== 'Bo Park')) {
+      expect(q, q).toMatch(/^(Ada Lin|Bo Park): /);
+    }
     // Every stall plan a line retrieved is now covered by the summary.
     const covered = new Set(ada.costLayer.social.bo.sources);
     const retrieved = ada.retrievals.flatMap((r) => r.results.map((m) => m.id));
