@@ -4,8 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seedClauses } from '../../../common/scenario/seed';
 import { actionOf } from './plan';
-import { observe, observeOwnAction } from './observe';
-import { rateHeldObservations, recall, RATING_BATCH, RATING_WAIT_SECONDS } from './mind';
+import { observe, observeOwnAction, recentObservations } from './observe';
+import { rateHeldObservations, recall, RATING_BATCH, RATING_WAIT_SECONDS, remember } from './mind';
 import { SLEEP_ACTIVITY } from './schedule';
 import { Simulation } from '../sim/Simulation';
 import { HashEmbedder, ScriptedModel } from '../testing/ScriptedModel';
@@ -227,6 +227,33 @@ describe('self-observation (reverie: the persona perceives its own event)', () =
     expect(importanceCalls()).toHaveLength(3);
     expect(ownSeen().at(-1)).toEqual([`${ada.name} is mending the fence`, 200]);
     expect(ada.heldObservations).toEqual([]);
+  });
+
+  it('compares new events with what it saw last by time, so a batch rated late does not push newer sightings out', async () => {
+    const h = await harness();
+    const ada = h.agents.ada;
+    ada.perception.retention = 2;
+    const seen = (description: string, object: string) => ({
+      kind: 'observation' as const,
+      description,
+      subject: description.split(' is ')[0],
+      predicate: 'is',
+      object,
+      importance: 1,
+    });
+    // Seen at 600 and stored then; Bo baking was seen at 0 and joins the stream later, rated.
+    await remember(h.mind(600), ada, [seen('sofa is idle', 'idle'), seen('lamp is idle', 'idle')]);
+    await remember(h.mind(630), ada, [{ ...seen('Bo Park is baking', 'baking'), createdAt: 0 }]);
+    ada.heldObservations.push({ ...seen('Cy Moss is reading', 'reading'), at: 620 });
+    expect(recentObservations(ada).map((e) => e.description)).toEqual([
+      'Cy Moss is reading',
+      'lamp is idle',
+    ]);
+    ada.heldObservations = [];
+    expect(recentObservations(ada).map((e) => e.description)).toEqual([
+      'lamp is idle',
+      'sofa is idle',
+    ]);
   });
 
   it('in a running town, every action a resident starts shows up in their own stream', async () => {

@@ -19,7 +19,7 @@ import {
 import { conditionsOf, observes } from './ablation';
 import type { Agent } from './Agent';
 import { MIN_IMPORTANCE } from './memory';
-import { holdObservations, rate, remember, type Mind } from './mind';
+import { holdObservations, rate, RATING_BATCH, remember, type Mind } from './mind';
 
 /** True for events that cost no importance call: anything that "is idle". */
 export function isIdleEvent(e: { predicate: string; object: string }): boolean {
@@ -120,13 +120,24 @@ async function store(agent: Agent, mind: Mind, seen: readonly PerceivedEvent[]):
 }
 
 /**
- * The agent's observations, newest first, those still held for rating included: what perception
- * compares new events with (reverie's retention).
+ * The agent's `retention` latest observations by the time they were seen, newest first, those
+ * still held for rating included: what perception compares new events with (reverie's
+ * retention). By time, not by place in the stream: a rated batch joins the stream after what
+ * was seen while it waited, and counted by place it would push those out of the window, so
+ * every idle object in view would be "new" again at the next step.
  */
-function recentObservations(agent: Agent): EventTriple[] {
-  const held = [...agent.heldObservations].reverse();
+export function recentObservations(agent: Agent): EventTriple[] {
   const count = agent.perception.retention;
-  return [...held, ...agent.memory.latest(['observation'], Math.max(0, count - held.length))];
+  // A batch holds at most what was seen over RATING_WAIT_SECONDS; twice the window plus a batch
+  // covers everything newer than the window's oldest in the usual case.
+  const stored = agent.memory.latest(['observation'], 2 * count + RATING_BATCH);
+  const seen = [
+    ...agent.heldObservations.map((h) => ({ ...h, createdAt: h.at, row: Infinity })),
+    ...stored,
+  ];
+  return seen
+    .sort((a, b) => b.createdAt - a.createdAt || b.row - a.row)
+    .slice(0, Math.max(0, count));
 }
 
 /**
