@@ -41,9 +41,10 @@ export interface RatedMemory {
 
 /**
  * Each example resident's new memories, rated: mostly mundane (their own routine, objects in
- * use), a few that matter, which come anywhere in a list (two lists that both ended on their
- * highest rating taught SmolLM2-135M to count up: [1, 2, 5, 7, 10] for five memories, the
- * last "bookshelf is in use"). The single-memory prompt shows each resident's last one.
+ * use), a few that matter. SmolLM2-135M copies where the high rating sits: with both lists ending
+ * on it, five-memory lists counted up ([1, 2, 5, 7, 10], the last "bookshelf is in use"); with
+ * Sam's chat second, pairs came back [1, 10] (12 of 50 re-asked pairs ended ≥ 8, against 5 with it
+ * third, as here). The single-memory prompt shows each resident's last one.
  */
 export const IMPORTANCE_EXAMPLES: readonly {
   who: IdentityView;
@@ -53,12 +54,12 @@ export const IMPORTANCE_EXAMPLES: readonly {
     who: SAM.who,
     memories: [
       { kind: 'event', description: 'Sam Lee is eating lunch in the staff room', importance: 1 },
+      { kind: 'event', description: 'nurses desk is in use', importance: 1 },
       {
         kind: 'chat',
         description: 'Sam Lee and Mia conversed about the band splitting up',
         importance: 7,
       },
-      { kind: 'event', description: 'nurses desk is in use', importance: 1 },
       { kind: 'event', description: 'Dr Okafor is writing up the patient notes', importance: 2 },
     ],
   },
