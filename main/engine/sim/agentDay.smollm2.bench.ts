@@ -18,9 +18,7 @@
  *   - llm.kv_share@willow-bend — the share of prompt tokens the KV cache served over that day;
  *   - run.model_cpu_per_game_hour@harrow-quay — 25 residents: the 07:00 hour (everyone plans
  *     their day) and the 08:00 hour after it (a typical hour of walking, chatting and
- *     re-deciding), each with its own CPU-seconds, evaluated and generated tokens, and KV share;
- *   - run.model_cpu_per_game_day_projected@harrow-quay — when both towns run: its whole day from
- *     those two hours, the other 22 following Willow Bend's measured day ({@link projectDay}).
+ *     re-deciding), each with its own CPU-seconds, evaluated and generated tokens, and KV share.
  *
  * Every line carries the 1-minute load average, so a figure from a busy machine can be read as
  * such. Figures are per CPU-second where the machine's load would otherwise decide them.
@@ -83,8 +81,6 @@ interface Measured {
   cpuSeconds: number;
   wallSeconds: number;
   ledger: CostLedger;
-  /** CPU-seconds of each game hour measured, in order. */
-  hourlyCpuSeconds: number[];
 }
 
 /** Runs `steps` of `sim` with a fresh ledger view, printing a line per game hour. */
@@ -98,11 +94,8 @@ async function measure(
   const cpu = process.cpuUsage();
   const started = performance.now();
   const perHour = 3600 / sim.scenario.settings.secondsPerStep;
-  const hourlyCpuSeconds: number[] = [];
   for (let done = 0; done < steps; done += perHour) {
-    const hourCpu = process.cpuUsage();
     await sim.run(Math.min(perHour, steps - done));
-    hourlyCpuSeconds.push(cpuSeconds(process.cpuUsage(hourCpu)));
     const t = ledger.totals;
     console.log(
       `${label}: ${sim.clock.label(sim.clock.gameSecondsAt(sim.step))} — ${t.calls - before.calls} calls, ` +
@@ -114,7 +107,6 @@ async function measure(
     cpuSeconds: cpuSeconds(process.cpuUsage(cpu)),
     wallSeconds: (performance.now() - started) / 1000,
     ledger,
-    hourlyCpuSeconds,
   };
 }
 
@@ -129,12 +121,6 @@ function spent(after: CostRow, before: CostRow): CostRow {
     ms: after.ms - before.ms,
   };
 }
-
-/**
- * Willow Bend's day, CPU-seconds per game hour from its start (07:00), when this run measured
- * it: the shape a projected day of another town follows.
- */
-let dayProfile: number[] | undefined;
 
 async function willowBendDay(llm: LlamaLanguageModel, embedder: Embedder, limit: ModelLimit) {
   const town = 'willow-bend';
@@ -160,7 +146,6 @@ async function willowBendDay(llm: LlamaLanguageModel, embedder: Embedder, limit:
   const agents = sim.agents.length;
   const modelCpu = liveCpu - replayCpu;
   const totals = ledger.totals;
-  dayProfile = day.hourlyCpuSeconds;
   const common = {
     town,
     agents,
@@ -211,12 +196,10 @@ async function harrowQuayHours(llm: LlamaLanguageModel, embedder: Embedder, limi
     { conditions: townConditions(scenario.settings.costLayer) },
   );
   const hour = 3600 / scenario.settings.secondsPerStep;
-  const measured: Measured[] = [];
   for (const which of ['planning hour', 'next hour']) {
     const before = ledger.totals;
     const start = sim.clock.label(sim.clock.gameSecondsAt(sim.step));
     const m = await measure(sim, hour, ledger, `${town} ${which}`);
-    measured.push(m);
     const row = spent(ledger.totals, before);
     reportBench({
       name: `run.model_cpu_per_game_hour@${town}`,
@@ -238,35 +221,6 @@ async function harrowQuayHours(llm: LlamaLanguageModel, embedder: Embedder, limi
     });
   }
   sim.close();
-  if (dayProfile) projectDay(town, sim.agents.length, measured, dayProfile);
-}
-
-/**
- * A whole game day of `town` projected from its measured 07:00 (planning) and 08:00 hours: the
- * other 22 hours cost what Willow Bend's same hours cost relative to its own 08:00 hour, in this
- * run (a 3-resident day: its evenings and nights may be quieter than a 25-resident town's). The
- * wall time assumes the measured hours' wall-to-CPU ratio.
- */
-function projectDay(town: string, agents: number, hours: Measured[], profile: number[]) {
-  const [planning, next] = hours;
-  const rest = profile.slice(2).reduce((a, b) => a + b, 0);
-  const laterHours = profile[1] > 0 ? rest / profile[1] : 0;
-  const cpu = planning.cpuSeconds + next.cpuSeconds * (1 + laterHours);
-  const wallPerCpu =
-    (planning.wallSeconds + next.wallSeconds) / (planning.cpuSeconds + next.cpuSeconds);
-  reportBench({
-    name: `run.model_cpu_per_game_day_projected@${town}`,
-    value: r1(cpu),
-    unit: "CPU-seconds per game day, projected: the 07:00 and 08:00 hours measured, the other 22 at Willow Bend's measured ratio to its 08:00 hour",
-    projectedWallHours: Number(((cpu * wallPerCpu) / 3600).toFixed(2)),
-    goalWallHours: 2,
-    measuredHoursCpuSeconds: [r1(planning.cpuSeconds), r1(next.cpuSeconds)],
-    laterHoursInNextHours: Number(laterHours.toFixed(2)),
-    willowBendHourlyCpuSeconds: profile.map((c) => Math.round(c)),
-    town,
-    agents,
-    load1: load1(),
-  });
 }
 
 async function modelLimit(models: RealTestModels): Promise<ModelLimit> {
