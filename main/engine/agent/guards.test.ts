@@ -16,6 +16,7 @@ import { HashEmbedder, ScriptedModel } from '../testing/ScriptedModel';
 import { buildTestScenario } from '../testing/testTown';
 import { townScript } from '../testing/townScript';
 import { converse } from './converse';
+import { NOTICED_SECONDS } from './observe';
 import { nextAction, planNewDay } from './plan';
 import { placesFor, PLACES_OFFERED } from './placeRelevance';
 import { bedtimeFor, layoutSchedule, layoutTasks } from './schedule';
@@ -168,7 +169,9 @@ describe('small-model guards', () => {
   it('rating reuse: off, an observation seen again is rated again by the model', async () => {
     const rated = async (conditions: ReturnType<typeof without>) => {
       const scenario = buildTestScenario();
-      for (const p of scenario.personas) p.retention = 1; // every event seen again is new
+      // An event seen again is new once it left the count window and half an hour has passed
+      // (or its subject did something else meanwhile).
+      for (const p of scenario.personas) p.retention = 1;
       // Nobody stops to talk: this is about perception.
       const model = new ScriptedModel(townScript({ talk: 'continue' }));
       const sim = await Simulation.create(
@@ -177,7 +180,7 @@ describe('small-model guards', () => {
         { model, embedder: new HashEmbedder() },
         { conditions },
       );
-      await sim.run(60);
+      await sim.run(Math.ceil(NOTICED_SECONDS / scenario.settings.secondsPerStep) + 60);
       return model
         .callsOf('importance')
         .flatMap((c) =>

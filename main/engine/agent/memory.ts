@@ -240,6 +240,13 @@ export class MemoryStream {
     return out;
   }
 
+  /** Memories of the given kinds from the newest stored back, for scans that stop on a condition. */
+  *newestFirst(kinds: readonly MemoryKind[]): Generator<MemoryNode> {
+    for (let i = this.list.length - 1; i >= 0; i--) {
+      if (kinds.includes(this.list[i].kind)) yield this.list[i];
+    }
+  }
+
   /** Marks memories as accessed at `now` (game seconds); never moves access time backwards. */
   touch(nodes: readonly MemoryNode[], now: number): void {
     for (const node of nodes) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seedClauses } from '../../../common/scenario/seed';
 import { actionOf } from './plan';
-import { observe, observeOwnAction, recentObservations } from './observe';
+import { NOTICED_SECONDS, noticed, observe, observeOwnAction } from './observe';
 import { rateHeldObservations, recall, RATING_BATCH, RATING_WAIT_SECONDS, remember } from './mind';
 import { SLEEP_ACTIVITY } from './schedule';
 import { Simulation } from '../sim/Simulation';
@@ -245,15 +245,49 @@ describe('self-observation (reverie: the persona perceives its own event)', () =
     await remember(h.mind(600), ada, [seen('sofa is idle', 'idle'), seen('lamp is idle', 'idle')]);
     await remember(h.mind(630), ada, [{ ...seen('Bo Park is baking', 'baking'), createdAt: 0 }]);
     ada.heldObservations.push({ ...seen('Cy Moss is reading', 'reading'), at: 620 });
-    expect(recentObservations(ada).map((e) => e.description)).toEqual([
+    expect(noticed(ada, 630).recentObservations.map((e) => e.description)).toEqual([
       'Cy Moss is reading',
       'lamp is idle',
     ]);
     ada.heldObservations = [];
-    expect(recentObservations(ada).map((e) => e.description)).toEqual([
+    expect(noticed(ada, 630).recentObservations.map((e) => e.description)).toEqual([
       'lamp is idle',
       'sofa is idle',
     ]);
+  });
+
+  it('in a room busier than its count window, what goes on unchanged is stored once; a change, or the same half an hour later, is stored again', async () => {
+    const h = await harness();
+    const ada = h.agents.ada;
+    ada.perception.retention = 2;
+    const doing = (name: string, what: string) => ({
+      subject: name,
+      predicate: 'is',
+      object: what,
+      description: `${name} is ${what}`,
+      tile: ada.tile,
+    });
+    const room = (bo: string) => [
+      doing('Bo Park', bo),
+      doing('Cy Moss', 'reading'),
+      doing('Di Lo', 'knitting'),
+      doing('Ed Roe', 'sweeping'),
+    ];
+    const storedAt = (description: string) =>
+      ada.memory.nodes.filter((n) => n.description === description).map((n) => n.createdAt);
+    const watch = async (from: number, to: number, bo: string) => {
+      for (let t = from; t < to; t += 10) await observe(ada, h.mind(t), room(bo));
+    };
+
+    // Five events in view, two remembered by count: reverie's window alone would store some of
+    // them again every step or two.
+    await watch(0, 600, 'baking');
+    await watch(600, 700, 'resting');
+    await watch(700, 700 + NOTICED_SECONDS + 20, 'baking');
+    await rateHeldObservations(h.mind(3000), ada);
+    expect(storedAt('Bo Park is baking')).toEqual([0, 700, 700 + NOTICED_SECONDS + 10]);
+    expect(storedAt('Bo Park is resting')).toEqual([600]);
+    expect(storedAt('Cy Moss is reading')).toEqual([0, NOTICED_SECONDS + 10]);
   });
 
   it('in a running town, every action a resident starts shows up in their own stream', async () => {

@@ -19,7 +19,14 @@ import {
 import { conditionsOf, observes } from './ablation';
 import type { Agent } from './Agent';
 import { MIN_IMPORTANCE } from './memory';
-import { holdObservations, rate, RATING_BATCH, remember, type Mind } from './mind';
+import {
+  holdObservations,
+  rate,
+  RATING_BATCH,
+  RATING_WAIT_SECONDS,
+  remember,
+  type Mind,
+} from './mind';
 
 /** True for events that cost no importance call: anything that "is idle". */
 export function isIdleEvent(e: { predicate: string; object: string }): boolean {
@@ -68,7 +75,7 @@ export async function observe(
     tile: agent.tile,
     params: agent.perception,
     agentEvents: [ownEvent(agent), ...events.filter((e) => e.subject !== agent.name)],
-    recentObservations: recentObservations(agent),
+    ...noticed(agent, mind.now),
   });
   await store(agent, mind, seen);
   return seen.filter((e) => e.subject !== agent.name);
@@ -86,7 +93,7 @@ export async function observeOwnAction(agent: Agent, mind: Mind): Promise<void> 
     tile: agent.tile,
     params: { ...agent.perception, visionRadius: 0 },
     agentEvents: [ownEvent(agent)],
-    recentObservations: recentObservations(agent),
+    ...noticed(agent, mind.now),
   });
   await store(
     agent,
@@ -120,24 +127,49 @@ async function store(agent: Agent, mind: Mind, seen: readonly PerceivedEvent[]):
 }
 
 /**
- * The agent's `retention` latest observations by the time they were seen, newest first, those
- * still held for rating included: what perception compares new events with (reverie's
- * retention). By time, not by place in the stream: a rated batch joins the stream after what
- * was seen while it waited, and counted by place it would push those out of the window, so
- * every idle object in view would be "new" again at the next step.
+ * Game seconds an unchanged event stays noticed: seen again within this of the agent's latest
+ * observation of its subject, and the same, it is not stored again (perceive.ts `lastNoticed`).
+ * Long enough to outlast the count window's churn in a busy room (one to two minutes), short
+ * enough that coming back to a place later notices it afresh.
  */
-export function recentObservations(agent: Agent): EventTriple[] {
+export const NOTICED_SECONDS = 30 * 60;
+
+/**
+ * What perception compares new events with, by the time each was seen, those still held for
+ * rating included: the agent's `retention` latest observations, newest first (reverie's
+ * retention), and its latest observation of each subject seen in the last
+ * {@link NOTICED_SECONDS}. By time, not by place in the stream: a rated batch joins the stream
+ * after what was seen while it waited, and counted by place it would push those out of the
+ * window, so every idle object in view would be "new" again at the next step.
+ */
+export function noticed(
+  agent: Agent,
+  now: number,
+): { recentObservations: EventTriple[]; lastNoticed: EventTriple[] } {
   const count = agent.perception.retention;
-  // A batch holds at most what was seen over RATING_WAIT_SECONDS; twice the window plus a batch
-  // covers everything newer than the window's oldest in the usual case.
-  const stored = agent.memory.latest(['observation'], 2 * count + RATING_BATCH);
-  const seen = [
-    ...agent.heldObservations.map((h) => ({ ...h, createdAt: h.at, row: Infinity })),
-    ...stored,
-  ];
-  return seen
-    .sort((a, b) => b.createdAt - a.createdAt || b.row - a.row)
-    .slice(0, Math.max(0, count));
+  const from = now - NOTICED_SECONDS;
+  const seen: (EventTriple & { createdAt: number; row: number })[] = agent.heldObservations.map(
+    (h) => ({ ...h, createdAt: h.at, row: Infinity }),
+  );
+  // Rows join the stream when rated, at most RATING_WAIT_SECONDS (and a step) after they were
+  // seen, so once a row is seen well before that, every older row is older still; the first
+  // rows scanned — twice the count window and a batch — cover the count window.
+  let scanned = 0;
+  for (const node of agent.memory.newestFirst(['observation'])) {
+    if (scanned >= 2 * count + RATING_BATCH && node.createdAt < from - 2 * RATING_WAIT_SECONDS)
+      break;
+    seen.push(node);
+    scanned++;
+  }
+  seen.sort((a, b) => b.createdAt - a.createdAt || b.row - a.row);
+  const latestOfSubject = new Map<string, EventTriple>();
+  for (const e of seen) {
+    if (e.createdAt >= from && !latestOfSubject.has(e.subject)) latestOfSubject.set(e.subject, e);
+  }
+  return {
+    recentObservations: seen.slice(0, Math.max(0, count)),
+    lastNoticed: [...latestOfSubject.values()],
+  };
 }
 
 /**

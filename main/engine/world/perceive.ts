@@ -9,6 +9,11 @@
  *   3. the `attentionBandwidth` nearest kept;
  *   4. those matching one of the agent's last `retention` observations dropped (so a skipped
  *      duplicate does not free an attention slot).
+ * Ours adds to 4 (docs/deviations.md): an event the same as the agent's latest recent
+ * observation of its subject is dropped as well (`lastNoticed`). Reverie's count window is
+ * smaller than a busy room: with more than `retention` events in view, each stored one pushes
+ * another out of the window, so a reading nook "in use" all afternoon was stored again every
+ * minute or two, and counted toward reflection each time.
  */
 import { withoutIs } from '../prompts/verbPhrase';
 import type { TileWorld } from './TileWorld';
@@ -70,6 +75,11 @@ export interface PerceptionInput {
   agentEvents: readonly AgentEvent[];
   /** The agent's observations, newest first; only the first `retention` are consulted. */
   recentObservations: readonly EventTriple[];
+  /**
+   * The agent's latest observation of each subject it noticed recently (the caller's window):
+   * an event the same as its subject's is unchanged since then, so not new. Default none.
+   */
+  lastNoticed?: readonly EventTriple[];
 }
 
 /**
@@ -129,9 +139,10 @@ export function perceive(input: PerceptionInput): PerceivedEvent[] {
     .slice(0, Math.max(0, params.attentionBandwidth));
   const withDescription = params.retentionMatch === 'spo+description';
   const recent = new Set(
-    recentObservations
-      .slice(0, Math.max(0, params.retention))
-      .map((m) => eventKey(m, withDescription)),
+    [
+      ...recentObservations.slice(0, Math.max(0, params.retention)),
+      ...(input.lastNoticed ?? []),
+    ].map((m) => eventKey(m, withDescription)),
   );
   return attended.filter((e) => !recent.has(eventKey(e, withDescription)));
 }
