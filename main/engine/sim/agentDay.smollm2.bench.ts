@@ -28,7 +28,10 @@
  *   [--seed N] (the sampling seed instead of the template's: a 135M model's day depends on which
  *   schedule it happens to sample, so a before/after of a whole day wants several seeds)
  *   [--caches N] (the KV caches the model keeps instead of the automatic number: 4 is one per
- *   sequence decoding, the code before issue 22's kept caches).
+ *   sequence decoding, the code before issue 22's kept caches)
+ *   [--days N] (Willow Bend's day N times, seeds N in a row from the one asked for, each on a
+ *   fresh model; then the mean of each figure with every day's value and the range — a
+ *   before/after of a whole day wants this: see `reportDays`).
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -122,9 +125,26 @@ function spent(after: CostRow, before: CostRow): CostRow {
   };
 }
 
-async function willowBendDay(llm: LlamaLanguageModel, embedder: Embedder, limit: ModelLimit) {
+/** What one Willow Bend day cost, per agent-day (see the header). */
+interface DayFigures {
+  seed: number;
+  modelCpu: number;
+  predicted: number;
+  tokens: number;
+  calls: number;
+  kvShare: number;
+  observations: number;
+  reflections: number;
+}
+
+async function willowBendDay(
+  llm: LlamaLanguageModel,
+  embedder: Embedder,
+  limit: ModelLimit,
+  seed: number | undefined,
+): Promise<DayFigures> {
   const town = 'willow-bend';
-  const scenario = await template(town);
+  const scenario = await template(town, seed);
   const root = mkdtempSync(path.join(os.tmpdir(), `agent-day-${town}-`));
   const ledger = new CostLedger();
   const cpu = process.cpuUsage();
@@ -146,6 +166,12 @@ async function willowBendDay(llm: LlamaLanguageModel, embedder: Embedder, limit:
   const agents = sim.agents.length;
   const modelCpu = liveCpu - replayCpu;
   const totals = ledger.totals;
+  // What the day's cost follows: how much the residents noticed, and how often they reflected.
+  const observations = sim.agents.reduce(
+    (n, a) => n + a.memory.nodes.filter((m) => m.kind === 'observation').length,
+    0,
+  );
+  const reflections = ledger.byFunction()['reflect.questions']?.calls ?? 0;
   const common = {
     town,
     agents,
@@ -154,39 +180,96 @@ async function willowBendDay(llm: LlamaLanguageModel, embedder: Embedder, limit:
     caches: llm.info.caches,
     threads: llm.info.threads,
     scheduling: sim.scheduling,
+    runDir: sim.runDir,
     load1: load1(),
+  };
+  const figures: DayFigures = {
+    seed: scenario.settings.seed,
+    modelCpu: modelCpu / agents,
+    predicted: predictedCpuSeconds(totals, limit) / agents,
+    tokens: (evaluated(totals) + totals.completionTokens) / agents,
+    calls: totals.calls / agents,
+    kvShare: totals.cachedTokens / Math.max(1, totals.promptTokens),
+    observations: observations / agents,
+    reflections: reflections / agents,
   };
   reportBench({
     name: `run.model_cpu_per_agent_day@${town}`,
-    value: r1(modelCpu / agents),
+    value: r1(figures.modelCpu),
     unit: 'model CPU-seconds per agent-day',
-    predicted: r1(predictedCpuSeconds(totals, limit) / agents),
+    predicted: r1(figures.predicted),
     runCpuSeconds: r1(liveCpu),
     replayCpuSeconds: r1(replayCpu),
     wallSeconds: r1(day.wallSeconds),
     calls: totals.calls,
+    observationsPerAgentDay: r1(figures.observations),
+    reflectionsPerAgentDay: r1(figures.reflections),
     ...common,
   });
   reportBench({
     name: `run.tokens_per_agent_day@${town}`,
-    value: Math.round((evaluated(totals) + totals.completionTokens) / agents),
+    value: Math.round(figures.tokens),
     unit: 'evaluated prompt + generated tokens per agent-day',
     ...tokensPerAgentDay(ledger, agents),
     ...common,
   });
   reportBench({
     name: `llm.kv_share@${town}`,
-    value: Number((totals.cachedTokens / Math.max(1, totals.promptTokens)).toFixed(3)),
+    value: Number(figures.kvShare.toFixed(3)),
     unit: 'share of prompt tokens from the KV cache',
     promptTokens: totals.promptTokens,
     cachedTokens: totals.cachedTokens,
+    ...common,
+  });
+  return figures;
+}
+
+/**
+ * The mean of several days' figures, with each day's value and the range: one day says little
+ * on its own (the same code and seed made 128 and 314 model CPU-seconds per agent-day on two
+ * runs: which requests share a decoding batch changes the logits' last bits, and the sampler
+ * then draws another day).
+ */
+function reportDays(days: readonly DayFigures[]): void {
+  const spread = (key: Exclude<keyof DayFigures, 'seed'>, digits: number) => {
+    const values = days.map((d) => Number(d[key].toFixed(digits)));
+    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+    return {
+      value: Number(mean.toFixed(digits)),
+      min: Math.min(...values),
+      max: Math.max(...values),
+      perDay: values,
+    };
+  };
+  const common = { town: 'willow-bend', days: days.length, seeds: days.map((d) => d.seed) };
+  reportBench({
+    name: 'run.model_cpu_per_agent_day@willow-bend (mean of days)',
+    unit: 'model CPU-seconds per agent-day',
+    ...spread('modelCpu', 1),
+    predicted: spread('predicted', 1),
+    callsPerAgentDay: spread('calls', 1),
+    observationsPerAgentDay: spread('observations', 1),
+    reflectionsPerAgentDay: spread('reflections', 1),
+    ...common,
+    load1: load1(),
+  });
+  reportBench({
+    name: 'run.tokens_per_agent_day@willow-bend (mean of days)',
+    unit: 'evaluated prompt + generated tokens per agent-day',
+    ...spread('tokens', 0),
+    ...common,
+  });
+  reportBench({
+    name: 'llm.kv_share@willow-bend (mean of days)',
+    unit: 'share of prompt tokens from the KV cache',
+    ...spread('kvShare', 3),
     ...common,
   });
 }
 
 async function harrowQuayHours(llm: LlamaLanguageModel, embedder: Embedder, limit: ModelLimit) {
   const town = 'harrow-quay';
-  const scenario = await template(town);
+  const scenario = await template(town, seed);
   const root = mkdtempSync(path.join(os.tmpdir(), `agent-day-${town}-`));
   const ledger = new CostLedger();
   const sim = await Simulation.create(
@@ -248,13 +331,15 @@ async function modelLimit(models: RealTestModels): Promise<ModelLimit> {
 
 const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
-  options: { seed: { type: 'string' }, caches: { type: 'string' } },
+  options: { seed: { type: 'string' }, caches: { type: 'string' }, days: { type: 'string' } },
 });
 const seed = wholeNumberFlag('seed', flags.seed);
 const caches = wholeNumberFlag('caches', flags.caches);
+const days = wholeNumberFlag('days', flags.days) ?? 1;
+if (days < 1) throw new Error('--days must be at least 1');
 
-/** A template's scenario, with the seed asked for. */
-async function template(town: string) {
+/** A template's scenario, with the seed asked for (its own when undefined). */
+async function template(town: string, seed: number | undefined) {
   const { scenario } = await readScenarioFolder(
     path.resolve(import.meta.dirname, '../../../templates', town),
   );
@@ -269,24 +354,37 @@ const models = realTestModels(
 );
 if (models) {
   const limit = await modelLimit(models);
-  // Fresh models for each town, so one town's KV cache never serves the other's prompts.
-  for (const town of towns) {
-    const llm = await createLlamaLanguageModel({
+  // Fresh models for each town and each day, so one run's KV cache never serves another's prompts.
+  const fresh = async () => ({
+    llm: await createLlamaLanguageModel({
       modelPath: models.llm,
       gpu: false,
       threads: 1,
       ...(caches !== undefined ? { caches } : {}),
-    });
-    const embedder = await createTransformersEmbedder({
-      modelFolder: models.embedder,
-      threads: 1,
-    });
+    }),
+    embedder: await createTransformersEmbedder({ modelFolder: models.embedder, threads: 1 }),
+  });
+  const within = async <T>(work: (m: Awaited<ReturnType<typeof fresh>>) => Promise<T>) => {
+    const m = await fresh();
     try {
-      if (town === 'willow-bend') await willowBendDay(llm, embedder, limit);
-      else await harrowQuayHours(llm, embedder, limit);
+      return await work(m);
     } finally {
-      await llm.dispose();
-      await embedder.dispose();
+      await m.llm.dispose();
+      await m.embedder.dispose();
     }
+  };
+  for (const town of towns) {
+    if (town === 'harrow-quay') {
+      await within((m) => harrowQuayHours(m.llm, m.embedder, limit));
+      continue;
+    }
+    // Several days sample seeds in a row from the one asked for (or the template's).
+    const first = seed ?? (await template(town, undefined)).settings.seed;
+    const figures: DayFigures[] = [];
+    for (let d = 0; d < days; d++) {
+      const daySeed = days === 1 ? seed : first + d;
+      figures.push(await within((m) => willowBendDay(m.llm, m.embedder, limit, daySeed)));
+    }
+    if (days > 1) reportDays(figures);
   }
 }
