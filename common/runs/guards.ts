@@ -37,6 +37,7 @@ export const GUARD_IDS = [
   'drySampling',
   'mergeRepeats',
   'ratingReuse',
+  'objectInUse',
   'statusCheck',
 ] as const;
 export type GuardId = (typeof GUARD_IDS)[number];
@@ -107,6 +108,14 @@ export const GUARDS: readonly GuardInfo[] = [
     does: 'An observation made before in the same words keeps its earlier importance instead of being rated again.',
     why: 'On SmolLM2, 99 of a day’s 179 importance calls rated “bed is made” and the like again.',
     paper: 'Every new observation is rated by the model (only “… is idle” is 1 without a call).',
+  },
+  {
+    id: 'objectInUse',
+    cli: 'object-in-use',
+    label: 'Objects in use are mundane',
+    does: 'An object seen “in use” (the state it shows while a resident uses it, whose own action is seen and rated) has importance 1 without a call, as “… is idle” has.',
+    why: 'SmolLM2-135M rated “reading nook is in use” 6, some 10, though the importance prompt gives an object in use as its example of 1; over Willow Bend days these sightings were a fifth of the importance that triggers reflection.',
+    paper: 'The model rates every object state but “idle”.',
   },
   {
     id: 'statusCheck',

@@ -16,7 +16,8 @@ import { HashEmbedder, ScriptedModel } from '../testing/ScriptedModel';
 import { buildTestScenario } from '../testing/testTown';
 import { townScript } from '../testing/townScript';
 import { converse } from './converse';
-import { NOTICED_SECONDS } from './observe';
+import { rateHeldObservations } from './mind';
+import { NOTICED_SECONDS, observe } from './observe';
 import { nextAction, planNewDay } from './plan';
 import { placesFor, PLACES_OFFERED } from './placeRelevance';
 import { bedtimeFor, layoutSchedule, layoutTasks } from './schedule';
@@ -164,6 +165,30 @@ describe('small-model guards', () => {
       known,
     );
     expect([...off].sort()).toEqual([...known].sort());
+  });
+
+  it('objects in use: on, an object seen "in use" is importance 1 with no call; off, the model rates it', async () => {
+    const seenInUse = async (conditions: ReturnType<typeof without>) => {
+      const h = await harness();
+      const ada = h.agents.ada;
+      await observe(ada, h.mind(0, { conditions }), []); // everything idle: stored, no call
+      const object = ada.memory.nodes.find((n) => n.subject.includes(':') && n.object === 'idle');
+      expect(object, 'an object in view').toBeDefined();
+      h.world.setObjectState(object!.subject, 'in use');
+      await observe(ada, h.mind(10, { conditions }), []);
+      await rateHeldObservations(h.mind(20, { conditions }), ada);
+      const inUse = ada.memory.nodes.find(
+        (n) => n.subject === object!.subject && n.createdAt === 10,
+      );
+      const asked = h.model
+        .callsOf('importance')
+        .some((c) => c.messages.at(-1)!.content.includes(inUse!.description));
+      return { description: inUse!.description, importance: inUse!.importance, asked };
+    };
+    const on = await seenInUse(without());
+    expect(on.description).toMatch(/ is in use$/);
+    expect(on).toMatchObject({ importance: 1, asked: false });
+    expect(await seenInUse(without('objectInUse'))).toMatchObject({ importance: 4, asked: true });
   });
 
   it('rating reuse: off, an observation seen again is rated again by the model', async () => {

@@ -6,8 +6,10 @@
  * events 1 as well, and ARCHITECTURE §4 makes them free), and an observation the agent has
  * made before in the same words, which keeps the rating it had (issue 14: on SmolLM2, 99 of a
  * day's 179 importance calls rated "bed is made" and the like again; reverie asks every time —
- * the `ratingReuse` guard, common/runs/guards.ts). The ones to ask are held and rated several to
- * a call, before anything recalls (mind.ts `holdObservations`).
+ * the `ratingReuse` guard, common/runs/guards.ts), and an object "in use", which is 1 as an idle
+ * one is (the `objectInUse` guard: SmolLM2 rated them up to 10). The ones to ask are held and
+ * rated several to a call, before anything recalls (mind.ts `holdObservations`). An event
+ * unchanged since the agent last noticed it is not new ({@link noticed}).
  */
 import { isSentence } from '../prompts/verbPhrase';
 import {
@@ -16,6 +18,7 @@ import {
   type EventTriple,
   type PerceivedEvent,
 } from '../world/perceive';
+import { IN_USE } from '../world/objectState';
 import { conditionsOf, observes } from './ablation';
 import type { Agent } from './Agent';
 import { MIN_IMPORTANCE } from './memory';
@@ -31,6 +34,11 @@ import {
 /** True for events that cost no importance call: anything that "is idle". */
 export function isIdleEvent(e: { predicate: string; object: string }): boolean {
   return e.predicate === 'is' && e.object === 'idle';
+}
+
+/** An object showing the state it has while a resident uses it ("tea table is in use"). */
+function isObjectInUse(e: PerceivedEvent): boolean {
+  return e.source === 'object' && e.predicate === 'is' && e.object === IN_USE;
 }
 
 /**
@@ -104,11 +112,17 @@ export async function observeOwnAction(agent: Agent, mind: Mind): Promise<void> 
 
 /**
  * Holds perceived events for rating, in order (mind.ts `holdObservations`: rated several to a
- * call): idle events are 1 and, under the `ratingReuse` guard, an event the agent has
- * remembered before in the same words keeps its rating — neither is asked.
+ * call): idle events are 1; under the `objectInUse` guard an object "in use" is 1 as well; and
+ * under the `ratingReuse` guard, an event the agent has remembered before in the same words
+ * keeps its rating — none of these is asked.
  */
 async function store(agent: Agent, mind: Mind, seen: readonly PerceivedEvent[]): Promise<void> {
-  const reuse = conditionsOf(mind).guards.ratingReuse;
+  const { guards } = conditionsOf(mind);
+  const known = (e: PerceivedEvent): number | null => {
+    if (isIdleEvent(e) || (guards.objectInUse && isObjectInUse(e))) return MIN_IMPORTANCE;
+    if (!guards.ratingReuse) return null;
+    return agent.memory.newestWith('observation', e.description)?.importance ?? null;
+  };
   await holdObservations(
     mind,
     agent,
@@ -117,11 +131,7 @@ async function store(agent: Agent, mind: Mind, seen: readonly PerceivedEvent[]):
       subject: e.subject,
       predicate: e.predicate,
       object: e.object,
-      importance: isIdleEvent(e)
-        ? MIN_IMPORTANCE
-        : reuse
-          ? (agent.memory.newestWith('observation', e.description)?.importance ?? null)
-          : null,
+      importance: known(e),
     })),
   );
 }
