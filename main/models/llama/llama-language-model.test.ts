@@ -82,7 +82,7 @@ describe('llama provider on a generated model', () => {
     });
   });
 
-  it('returns grammar-constrained JSON that passes the zod validator, even with random weights', async () => {
+  it('returns grammar-constrained JSON on one line that passes the zod validator, even with random weights', async () => {
     for (const [i, temperature] of [0, 0.7, 1.2].entries()) {
       const result = await model.complete({
         ...request(`agent-${i}`, `Where do you go next? Attempt ${i}.`, {
@@ -94,6 +94,8 @@ describe('llama provider on a generated model', () => {
         validator: actionValidator,
       });
       expect(actionValidator.parse(JSON.parse(result.text))).toEqual(result.json);
+      // No line breaks or indents: a token spent on layout says nothing.
+      expect(result.text).not.toMatch(/\n|\t| {2}/);
       expect(result.finishReason).toBe('stop');
       expect(result.usage.completionTokens).toBeGreaterThan(0);
     }
