@@ -105,3 +105,35 @@ describe('reflection', () => {
     expect(prompt).not.toContain('is idle');
   });
 });
+
+describe('reflection prompts list each memory once', () => {
+  it('a wording stored several times is listed once, in the questions prompt and in each insights prompt', async () => {
+    const h = await harness();
+    const ada = h.agents.ada;
+    const mind = h.mind(600, { reflectionThreshold: 10 });
+    const seen = (description: string, createdAt: number) => ({
+      kind: 'observation' as const,
+      description,
+      importance: 2,
+      createdAt,
+    });
+    await remember(mind, ada, [
+      seen('Bo Park is reading the novel in the library', 100),
+      seen('Cy Lee is painting the fence', 200),
+      seen('Bo Park is reading the novel in the library', 300),
+      seen('Bo Park is reading the novel in the library', 400),
+      seen('Cy Lee is painting the fence', 500),
+    ]);
+    expect(await maybeReflect(ada, mind)).not.toBeNull();
+    const lines = (content: string) =>
+      content.split('\n').filter((l) => / is (reading|painting) /.test(l));
+    for (const call of h.model.calls) {
+      const listed = lines(call.messages.at(-1)!.content);
+      expect(listed.length, call.fn).toBeGreaterThan(0);
+      expect(new Set(listed.map((l) => l.replace(/^(\d+\.|-) /, ''))).size, call.fn).toBe(
+        listed.length,
+      );
+    }
+    expect(h.model.calls.map((c) => c.fn)).toContain('reflect.insights');
+  });
+});

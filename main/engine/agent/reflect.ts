@@ -55,14 +55,16 @@ export async function maybeReflect(agent: Agent, mind: Mind): Promise<Reflection
     agent,
     reflectQuestionsPrompt(
       agent.identity,
-      recent.map((m) => m.description),
+      onceEach(recent.slice().reverse())
+        .reverse()
+        .map((m) => m.description),
     ),
   );
   // Retrieve for every question first, then start the insight calls together in question
   // order, so the agent's call order does not depend on embedding latency.
   const evidenceSets: MemoryNode[][] = [];
   for (const question of questions) {
-    evidenceSets.push(await recall(mind, agent, question, MEMORIES_PER_QUESTION));
+    evidenceSets.push(onceEach(await recall(mind, agent, question, MEMORIES_PER_QUESTION)));
   }
   const answers = await Promise.all(
     questions.map((question, q) =>
@@ -91,6 +93,20 @@ export async function maybeReflect(agent: Agent, mind: Mind): Promise<Reflection
   const insights = await remember(mind, agent, drafts);
   agent.importanceSinceReflection = 0;
   return { questions, insights };
+}
+
+/**
+ * `memories` with each wording once, at its first place. The same words stored again (a
+ * resident seen "reading the novel in the library" after each break) say nothing new to
+ * reflect on, and were a third of the statements in a busy day's reflection prompts.
+ */
+function onceEach(memories: readonly MemoryNode[]): MemoryNode[] {
+  const seen = new Set<string>();
+  return memories.filter((m) => {
+    if (seen.has(m.description)) return false;
+    seen.add(m.description);
+    return true;
+  });
 }
 
 /** The memory-stream row of the agent's newest insight, or -1 before its first reflection. */
