@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { runConditionsSchema } from '../../../common/runs/conditions';
+import { ALL_GUARDS_ON, type Guards } from '../../../common/runs/guards';
 import { harness } from '../testing/harness';
 import { remember } from './mind';
 import { maybeReflect } from './reflect';
@@ -135,5 +137,38 @@ describe('reflection prompts list each memory once', () => {
       );
     }
     expect(h.model.calls.map((c) => c.fn)).toContain('reflect.insights');
+  });
+});
+
+describe('reflection questions copied from the worked examples', () => {
+  const copied = (name: string) => [
+    `What does ${name} value in her work at the clinic?`, // the example's, resident swapped
+    'How does the band feel about the new song?', // the example's, word for word
+    `What does ${name.split(' ')[0]} want from the bakery?`,
+  ];
+  const reflectWith = async (guards?: Partial<Guards>) => {
+    let name = '';
+    const h = await harness({ 'reflect.questions': () => ({ questions: copied(name) }) });
+    const ada = h.agents.ada;
+    name = ada.name;
+    const conditions = runConditionsSchema.parse({ guards: { ...ALL_GUARDS_ON, ...guards } });
+    const mind = h.mind(600, { reflectionThreshold: 10, conditions });
+    await remember(mind, ada, [
+      { kind: 'observation', description: 'Bo Park is baking rye bread', importance: 10 },
+    ]);
+    const reflection = await maybeReflect(ada, mind);
+    return { reflection, name, calls: h.model.calls.map((c) => c.fn) };
+  };
+
+  it('are dropped, with the insights they would cost, while worked examples are shown', async () => {
+    const { reflection, name, calls } = await reflectWith();
+    expect(reflection!.questions).toEqual([copied(name)[2]]);
+    expect(calls).toEqual(['reflect.questions', 'reflect.insights']);
+  });
+
+  it('are kept when the examples are off (the model never saw them)', async () => {
+    const { reflection, calls } = await reflectWith({ workedExamples: false });
+    expect(reflection!.questions).toHaveLength(3);
+    expect(calls.filter((fn) => fn === 'reflect.insights')).toHaveLength(3);
   });
 });

@@ -9,8 +9,8 @@
  * agent/observe.ts), as reverie's `perceive.py` lowers `importance_trigger_curr` for each.
  */
 import { reflectInsightsPrompt } from '../prompts/reflectInsights';
-import { reflectQuestionsPrompt } from '../prompts/reflectQuestions';
-import { reflects } from './ablation';
+import { copiesExampleQuestion, reflectQuestionsPrompt } from '../prompts/reflectQuestions';
+import { conditionsOf, reflects } from './ablation';
 import type { Agent } from './Agent';
 import type { MemoryNode } from './memory';
 import { ask, isIdleMemory, recall, remember, type Mind } from './mind';
@@ -50,7 +50,7 @@ export async function maybeReflect(agent: Agent, mind: Mind): Promise<Reflection
     agent.importanceSinceReflection = 0;
     return null;
   }
-  const { questions } = await ask(
+  const { questions: asked } = await ask(
     mind,
     agent,
     reflectQuestionsPrompt(
@@ -60,6 +60,11 @@ export async function maybeReflect(agent: Agent, mind: Mind): Promise<Reflection
         .map((m) => m.description),
     ),
   );
+  // With worked examples shown (the `workedExamples` guard), a question copied from one is about
+  // nothing the resident saw: it is dropped, and the insights it would have cost are not asked.
+  const questions = conditionsOf(mind).guards.workedExamples
+    ? asked.filter((q) => !copiesExampleQuestion(q, agent.name))
+    : asked;
   // Retrieve for every question first, then start the insight calls together in question
   // order, so the agent's call order does not depend on embedding latency.
   const evidenceSets: MemoryNode[][] = [];

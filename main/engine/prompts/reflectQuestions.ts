@@ -49,3 +49,31 @@ export function reflectQuestionsPrompt(
     shape,
   });
 }
+
+/**
+ * Whether `question` is one of the worked examples' questions (memoryExamples.ts) with only the
+ * resident swapped: SmolLM2 asked Agnes, a historian, "What does Agnes Whitlow value in her work
+ * at the clinic?" and "How does the band feel about the new song?" — about nothing she had
+ * seen, so the insights that followed were about nothing either. Names and pronouns are
+ * ignored; every other word must match.
+ * @example copiesExampleQuestion('What does Agnes Whitlow value in her work at the clinic?', 'Agnes Whitlow') // true
+ * @example copiesExampleQuestion('What does Agnes value in her teaching?', 'Agnes Whitlow') // false
+ */
+export function copiesExampleQuestion(question: string, name: string): boolean {
+  const people = [name, ...REFLECTION_EXAMPLES.map((e) => e.who.name)];
+  const names = people.flatMap((full) => [full, full.split(' ')[0]]);
+  const normal = (text: string) => {
+    let t = ` ${text.toLowerCase().replace(/[’`]/g, "'")} `;
+    for (const n of names.sort((a, b) => b.length - a.length)) {
+      t = t.split(n.toLowerCase()).join(' @ ');
+    }
+    return t
+      .replace(/@'s?/g, '@')
+      .replace(/\b(he|she|they|him|her|his|hers|them|their|theirs)\b/g, '%')
+      .replace(/[^a-z@% ]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+  };
+  const asked = normal(question);
+  return REFLECTION_EXAMPLES.some((e) => e.questions.some((q) => normal(q) === asked));
+}
