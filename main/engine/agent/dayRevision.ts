@@ -7,7 +7,7 @@
  * steers the whole day's plan.
  */
 import { dailyRevisePrompt } from '../prompts/dailyRevise';
-import { EXAMPLE_RESIDENTS } from '../prompts/examples';
+import { namesAnExample } from '../prompts/examples';
 import { IDENTITY_LABELS } from '../prompts/identity';
 import { conditionsOf } from './ablation';
 import type { Agent } from './Agent';
@@ -36,18 +36,6 @@ export function readsAsNote(text: string, name: string): boolean {
   if (namesAnExample(text, name)) return false;
   const plain = tokens.filter((t) => /^[a-z][a-z'’-]*[,.;:!?]?$/i.test(t)).length;
   return plain * 3 >= tokens.length * 2;
-}
-
-/**
- * Whether `text` names a worked example's resident (prompts/examples.ts) who is not the
- * resident called `name`: SmolLM2-135M revised Agnes Whitlow's status to "Rosa Diaz is writing
- * a book about the town's history", the example's name on Agnes's own activity.
- */
-function namesAnExample(text: string, name: string): boolean {
-  return EXAMPLE_RESIDENTS.some(({ who }) => {
-    const first = who.name.split(/\s+/)[0];
-    return new RegExp(`\\b${first}\\b`).test(text) && !name.split(/\s+/).includes(first);
-  });
 }
 
 /**

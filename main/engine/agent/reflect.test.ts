@@ -143,7 +143,7 @@ describe('reflection prompts list each memory once', () => {
 describe('reflection questions copied from the worked examples', () => {
   const copied = (name: string) => [
     `What does ${name} value in her work at the clinic?`, // the example's, resident swapped
-    'How does the band feel about the new song?', // the example's, word for word
+    'How does Rosa’s garden feed the bees at the Elmford clinic?', // the examples' people and town
     `What does ${name.split(' ')[0]} want from the bakery?`,
   ];
   const reflectWith = async (guards?: Partial<Guards>) => {

@@ -284,6 +284,23 @@ const ROSA: ExampleResident = {
 /** The worked examples, in the order they are shown. */
 export const EXAMPLE_RESIDENTS: readonly ExampleResident[] = [SAM, ROSA];
 
+/** The invented town the examples live in. */
+const EXAMPLE_TOWN = SAM.who.livingArea!.split(':')[0];
+
+/**
+ * Whether `text` names the worked examples' town or one of their residents who is not the
+ * resident called `name`: a small model copies the examples' content, not only their form
+ * (SmolLM2-135M revised Agnes Whitlow's status to "Rosa Diaz is writing a book about the
+ * town's history", and asked her "What does Agnes Whitlow value in her work at the Elmford
+ * clinic?").
+ */
+export function namesAnExample(text: string, name: string): boolean {
+  const own = name.split(/\s+/);
+  return [EXAMPLE_TOWN, ...EXAMPLE_RESIDENTS.map(({ who }) => who.name.split(/\s+/)[0])].some(
+    (word) => new RegExp(`\\b${word}\\b`).test(text) && !own.includes(word),
+  );
+}
+
 /** Who says each line of the park chat: the speaker, who they talk to, what they recall. */
 const PARK_SPEAKERS: Record<
   string,
