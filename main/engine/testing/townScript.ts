@@ -74,13 +74,21 @@ export function townScript(options: { talk?: 'talk' | 'wait' | 'continue' } = {}
     'reflect.questions': () => ({
       questions: ['What is Ada busy with?', 'Who cares about the fair?', 'What matters today?'],
     }),
-    'reflect.insights': () => ({
-      insights: Array.from({ length: 5 }, (_, i) => ({
-        insight: `insight ${i + 1} about the fair`,
-        evidence: [1, 2].slice(0, 1 + (i % 2)),
-        importance: 5,
-      })),
-    }),
+    'reflect.insights': (req) => {
+      // Cite only statements the prompt lists (reflection lists each wording once, so a
+      // scripted town's repetitive memories can leave a single statement).
+      const listed = req.messages
+        .at(-1)!
+        .content.split('\n')
+        .filter((l) => /^\d+\. /.test(l));
+      return {
+        insights: Array.from({ length: 5 }, (_, i) => ({
+          insight: `insight ${i + 1} about the fair`,
+          evidence: [1, 2].slice(0, Math.min(listed.length, 1 + (i % 2))),
+          importance: 5,
+        })),
+      };
+    },
     interview: () => ({ answer: 'I am getting ready for the spring fair.' }),
     whisper: () => ({ thought: 'I should organise a picnic in the park', importance: 9 }),
     wander: () => ({ thought: 'I could plant flowers by the fountain for the spring fair' }),
