@@ -172,3 +172,29 @@ describe('reflection questions copied from the worked examples', () => {
     expect(calls.filter((fn) => fn === 'reflect.insights')).toHaveLength(3);
   });
 });
+
+describe('a reflection whose questions were all copied', () => {
+  it('is no reflection: no call after the questions, nothing stored, and the importance sum starts again', async () => {
+    let name = '';
+    const h = await harness({
+      'reflect.questions': () => ({
+        questions: [
+          `What does ${name} value in her work at the clinic?`,
+          'How does the band feel about the new song?',
+          'Why are Rosa’s bees making so little honey?',
+        ],
+      }),
+    });
+    const ada = h.agents.ada;
+    name = ada.name;
+    const mind = h.mind(600, { reflectionThreshold: 10 });
+    await remember(mind, ada, [
+      { kind: 'observation', description: 'Bo Park is baking rye bread', importance: 10 },
+    ]);
+    const thoughts = ada.memory.size;
+    expect(await maybeReflect(ada, mind)).toBeNull();
+    expect(h.model.calls.map((c) => c.fn)).toEqual(['reflect.questions']);
+    expect(ada.memory.size).toBe(thoughts);
+    expect(ada.importanceSinceReflection).toBe(0);
+  });
+});

@@ -65,6 +65,12 @@ export async function maybeReflect(agent: Agent, mind: Mind): Promise<Reflection
   const questions = conditionsOf(mind).guards.workedExamples
     ? asked.filter((q) => !copiesExampleQuestion(q, agent.name))
     : asked;
+  if (questions.length === 0) {
+    // Every question was the examples': nothing of the resident's to reflect on. The sum starts
+    // again as after a reflection, or the next step would ask (and likely copy) once more.
+    agent.importanceSinceReflection = 0;
+    return null;
+  }
   // Retrieve for every question first, then start the insight calls together in question
   // order, so the agent's call order does not depend on embedding latency.
   const evidenceSets: MemoryNode[][] = [];
