@@ -31,10 +31,7 @@
  *   sequence decoding, the code before issue 22's kept caches)
  *   [--days N] (Willow Bend's day N times, seeds N in a row from the one asked for, each on a
  *   fresh model; then the mean of each figure with every day's value and the range — a
- *   before/after of a whole day wants this: see `reportDays`)
- *   [--from H] (Harrow Quay from hour H of its day instead of 07:00: the first hour is everyone
- *   planning the rest of the day, the second a typical hour of that time — `--from 18` measures
- *   an evening hour, `--from 23` a night hour, for projecting a whole day).
+ *   before/after of a whole day wants this: see `reportDays`).
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -272,7 +269,7 @@ function reportDays(days: readonly DayFigures[]): void {
 
 async function harrowQuayHours(llm: LlamaLanguageModel, embedder: Embedder, limit: ModelLimit) {
   const town = 'harrow-quay';
-  const scenario = startingAt(await template(town, seed), fromHour);
+  const scenario = await template(town, seed);
   const root = mkdtempSync(path.join(os.tmpdir(), `agent-day-${town}-`));
   const ledger = new CostLedger();
   const sim = await Simulation.create(
@@ -334,32 +331,12 @@ async function modelLimit(models: RealTestModels): Promise<ModelLimit> {
 
 const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
-  options: {
-    seed: { type: 'string' },
-    caches: { type: 'string' },
-    days: { type: 'string' },
-    from: { type: 'string' },
-  },
+  options: { seed: { type: 'string' }, caches: { type: 'string' }, days: { type: 'string' } },
 });
 const seed = wholeNumberFlag('seed', flags.seed);
 const caches = wholeNumberFlag('caches', flags.caches);
 const days = wholeNumberFlag('days', flags.days) ?? 1;
 if (days < 1) throw new Error('--days must be at least 1');
-const fromHour = wholeNumberFlag('from', flags.from);
-if (fromHour !== undefined && fromHour > 23) throw new Error('--from must be an hour, 0 to 23');
-
-/**
- * `scenario` starting at `hour` of its first day (unchanged when undefined): its first hour is
- * then everyone planning the rest of that day, the next a typical hour of that time of day.
- */
-function startingAt<S extends { settings: { startTime: string } }>(
-  scenario: S,
-  hour: number | undefined,
-): S {
-  if (hour === undefined) return scenario;
-  const startTime = `${scenario.settings.startTime.slice(0, 10)}T${String(hour).padStart(2, '0')}:00:00`;
-  return { ...scenario, settings: { ...scenario.settings, startTime } };
-}
 
 /** A template's scenario, with the seed asked for (its own when undefined). */
 async function template(town: string, seed: number | undefined) {
