@@ -141,7 +141,7 @@ async function willowBendDay(
   llm: LlamaLanguageModel,
   embedder: Embedder,
   limit: ModelLimit,
-  seed: number | undefined,
+  seed: number,
 ): Promise<DayFigures> {
   const town = 'willow-bend';
   const scenario = await template(town, seed);
@@ -355,35 +355,38 @@ const models = realTestModels(
 if (models) {
   const limit = await modelLimit(models);
   // Fresh models for each town and each day, so one run's KV cache never serves another's prompts.
-  const fresh = async () => ({
-    llm: await createLlamaLanguageModel({
+  const withFreshModels = async <T>(
+    work: (llm: LlamaLanguageModel, embedder: Embedder) => Promise<T>,
+  ): Promise<T> => {
+    const llm = await createLlamaLanguageModel({
       modelPath: models.llm,
       gpu: false,
       threads: 1,
       ...(caches !== undefined ? { caches } : {}),
-    }),
-    embedder: await createTransformersEmbedder({ modelFolder: models.embedder, threads: 1 }),
-  });
-  const within = async <T>(work: (m: Awaited<ReturnType<typeof fresh>>) => Promise<T>) => {
-    const m = await fresh();
+    });
+    const embedder = await createTransformersEmbedder({
+      modelFolder: models.embedder,
+      threads: 1,
+    });
     try {
-      return await work(m);
+      return await work(llm, embedder);
     } finally {
-      await m.llm.dispose();
-      await m.embedder.dispose();
+      await llm.dispose();
+      await embedder.dispose();
     }
   };
   for (const town of towns) {
     if (town === 'harrow-quay') {
-      await within((m) => harrowQuayHours(m.llm, m.embedder, limit));
+      await withFreshModels((llm, embedder) => harrowQuayHours(llm, embedder, limit));
       continue;
     }
     // Several days sample seeds in a row from the one asked for (or the template's).
     const first = seed ?? (await template(town, undefined)).settings.seed;
     const figures: DayFigures[] = [];
     for (let d = 0; d < days; d++) {
-      const daySeed = days === 1 ? seed : first + d;
-      figures.push(await within((m) => willowBendDay(m.llm, m.embedder, limit, daySeed)));
+      figures.push(
+        await withFreshModels((llm, embedder) => willowBendDay(llm, embedder, limit, first + d)),
+      );
     }
     if (days > 1) reportDays(figures);
   }

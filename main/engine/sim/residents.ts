@@ -244,6 +244,22 @@ export function moveResident(
  * the resident and the exchange so far. The agent stops to talk for the time the two lines
  * take; both lines are stored as chat memories of both.
  */
+/**
+ * Whether `agent` can hear someone at `tile`: where it could see them (perception's square of
+ * `visionRadius` tiles, in the same room). `distance` is in tiles on the longer axis.
+ */
+export function earshot(
+  world: TileWorld,
+  agent: Agent,
+  tile: Tile,
+): { distance: number; within: boolean } {
+  const distance = Math.max(Math.abs(agent.tile.x - tile.x), Math.abs(agent.tile.y - tile.y));
+  const within =
+    distance <= agent.perception.visionRadius &&
+    world.arenaKey(agent.tile) === world.arenaKey(tile);
+  return { distance, within };
+}
+
 export async function residentSay(
   town: ResidentTown,
   mind: Mind,
@@ -257,14 +273,10 @@ export async function residentSay(
   if (a?.withAgent && a.withAgent !== resident.id && a.endsAt > mind.now) {
     throw new Error(`"${agent.name}" is busy with someone else; try again in a moment`);
   }
-  // In earshot: where the agent could see the resident (perception's square, same room).
-  const distance = Math.max(
-    Math.abs(agent.tile.x - resident.tile.x),
-    Math.abs(agent.tile.y - resident.tile.y),
-  );
   const { world } = town;
-  const radius = agent.perception.visionRadius;
-  if (distance > radius || world.arenaKey(agent.tile) !== world.arenaKey(resident.tile)) {
+  const { distance, within } = earshot(world, agent, resident.tile);
+  if (!within) {
+    const radius = agent.perception.visionRadius;
     const where = world.addressAt(agent.tile, 'arena') ?? world.worldName;
     throw new Error(
       `"${agent.name}" is out of earshot of "${resident.name}" (${distance} tiles away, in ${where}); walk into the same room within ${radius} tiles to talk`,

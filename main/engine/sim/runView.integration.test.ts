@@ -17,6 +17,7 @@ import { buildTestScenario } from '../testing/testTown';
 import { agentDetail } from './agentDetail';
 import { EventLog } from './EventLog';
 import { currentFrame, frameAt, type Frame } from './frames';
+import { earshot } from './residents';
 import { Simulation } from './Simulation';
 import { runStats } from './stats';
 
@@ -69,11 +70,8 @@ describe('run view hooks on the real llama and transformers providers', () => {
       });
     // The random weights decide where Ada and Bo go: the user walks to whoever is free until
     // they are in earshot (the same room, within sight), as a person in the studio would.
-    const user = () => sim.agent(residentId);
     const inEarshot = (a: NonNullable<ReturnType<typeof free>>) =>
-      sim.world.arenaKey(a.tile) === sim.world.arenaKey(user().tile) &&
-      Math.max(Math.abs(a.tile.x - user().tile.x), Math.abs(a.tile.y - user().tile.y)) <=
-        a.perception.visionRadius;
+      earshot(sim.world, a, sim.agent(residentId).tile).within;
     for (let i = 0; i < 40; i++) {
       const candidate = free();
       if (candidate && inEarshot(candidate)) break;

@@ -3,6 +3,7 @@
  * 7, works in four-hour blocks until 23:00, decomposes each hour into 15-minute tasks, picks
  * the first offered place, and talks when they first see someone. Tests override entries.
  */
+import type { CompletionRequest } from '../../models/types';
 import type { Script } from './ScriptedModel';
 import { enumOf } from './ScriptedModel';
 
@@ -75,16 +76,13 @@ export function townScript(options: { talk?: 'talk' | 'wait' | 'continue' } = {}
       questions: ['What is Ada busy with?', 'Who cares about the fair?', 'What matters today?'],
     }),
     'reflect.insights': (req) => {
-      // Cite only statements the prompt lists (reflection lists each wording once, so a
+      // Cite only statement numbers the schema allows (reflection lists each wording once, so a
       // scripted town's repetitive memories can leave a single statement).
-      const listed = req.messages
-        .at(-1)!
-        .content.split('\n')
-        .filter((l) => /^\d+\. /.test(l));
+      const listed = statementNumbers(req).length;
       return {
         insights: Array.from({ length: 5 }, (_, i) => ({
           insight: `insight ${i + 1} about the fair`,
-          evidence: [1, 2].slice(0, Math.min(listed.length, 1 + (i % 2))),
+          evidence: [1, 2].slice(0, Math.min(listed, 1 + (i % 2))),
           importance: 5,
         })),
       };
@@ -97,4 +95,11 @@ export function townScript(options: { talk?: 'talk' | 'wait' | 'continue' } = {}
       needs: 'They need to buy flowers for the fair today.',
     }),
   };
+}
+
+/** The statement numbers an insights request lets evidence cite (its schema's enum). */
+function statementNumbers(request: CompletionRequest<unknown>): unknown[] {
+  type Node = { properties: Record<string, Node>; items: Node; enum?: unknown[] };
+  const schema = request.schema as Node;
+  return schema.properties.insights.items.properties.evidence.items.enum ?? [];
 }
