@@ -48,8 +48,8 @@ describe('chooseCaches', () => {
     fits: async (caches: number) => caches * bytes <= free * AUTO_MEMORY_SHARE,
   });
 
-  it('keeps four caches per request decoded at once when memory allows, at most 16', async () => {
-    expect(await chooseCaches({ parallel: 2, ...perCache(1e8)(8e9) })).toBe(8);
+  it('keeps eight caches per request decoded at once when memory allows, at most 32', async () => {
+    expect(await chooseCaches({ parallel: 2, ...perCache(1e8)(8e9) })).toBe(16);
     expect(await chooseCaches({ parallel: 4, ...perCache(1e8)(8e9) })).toBe(MAX_AUTO_CACHES);
     expect(await chooseCaches({ parallel: 8, ...perCache(1e8)(8e9) })).toBe(MAX_AUTO_CACHES);
   });

@@ -56,7 +56,7 @@ export interface LlamaModelOptions {
   /**
    * Sequences the context keeps, each with its own KV cache, of which `sequences` decode at
    * once; the others keep the beginnings of other kinds of prompt for the next one (never fewer
-   * than `sequences`). Default: automatic — up to 4 per request decoded at once and 16 in all,
+   * than `sequences`). Default: automatic — up to 8 per request decoded at once and 32 in all,
    * as memory allows (context-size.ts `chooseCaches`).
    */
   caches?: number;
@@ -72,6 +72,12 @@ export interface LlamaModelOptions {
    * sequences (default true; shared-prefix.ts). False is the bench baseline.
    */
   sharePrefixes?: boolean;
+  /**
+   * With shared beginnings copied, keep another agent's cache rather than cut it back to the
+   * beginning a prompt shares with it (default true; sequence-pool.ts `KEEP_OTHERS_TOKENS`).
+   * False is the bench baseline.
+   */
+  keepOtherCaches?: boolean;
   /**
    * Forbid tokens that decode to an incomplete UTF-8 sequence (byte tokens 0x80–0xFF).
    * Random-weight models emit invalid UTF-8 otherwise; real models do not need it. Default:
@@ -241,8 +247,13 @@ export class LlamaLanguageModel implements LanguageModel {
   ) {
     const sequences: ReturnType<LlamaContext['getSequence']>[] = [];
     for (let i = 0; i < context.totalSequences; i++) sequences.push(context.getSequence());
-    this.pool = new SequencePool(sequences, options.affinity ?? true, parallel);
     this.sharing = prefixSharing(sequences, options.sharePrefixes ?? true);
+    this.pool = new SequencePool(
+      sequences,
+      options.affinity ?? true,
+      parallel,
+      this.sharing !== undefined && (options.keepOtherCaches ?? true),
+    );
     this.renderer = new PromptRenderer(model);
     const ggml = model.fileInfo.metadata.tokenizer.ggml;
     const utf8Guard =

@@ -1,6 +1,12 @@
 import type { Token } from 'node-llama-cpp';
 import { describe, expect, it } from 'vitest';
-import { REUSE_SHARE, SequencePool, type PooledSequence, type SequenceSlot } from './sequence-pool';
+import {
+  KEEP_OTHERS_TOKENS,
+  REUSE_SHARE,
+  SequencePool,
+  type PooledSequence,
+  type SequenceSlot,
+} from './sequence-pool';
 
 /** A stand-in sequence: its "KV cache" is whatever prompt it served last. */
 class FakeSequence implements PooledSequence {
@@ -11,9 +17,9 @@ const tokens = (...ids: number[]) => ids as Token[];
 /** A prompt: `shared` tokens of a common head, then its own tail. */
 const prompt = (head: number[], tail: number[]) => tokens(...head, ...tail);
 
-function pool(size: number, affinity = true, parallel = size) {
+function pool(size: number, affinity = true, parallel = size, copies = false) {
   const sequences = Array.from({ length: size }, () => new FakeSequence());
-  return { pool: new SequencePool(sequences, affinity, parallel), sequences };
+  return { pool: new SequencePool(sequences, affinity, parallel, copies), sequences };
 }
 
 /** Runs one request to completion: acquire, "evaluate" (the cache now holds the prompt), release. */
@@ -202,3 +208,56 @@ describe('SequencePool with more caches than requests decoded at once', () => {
 function commonHead(cached: readonly Token[], head: readonly number[]): boolean {
   return head.every((t, i) => cached[i] === t);
 }
+
+describe('SequencePool when the context copies shared beginnings', () => {
+  // A line of dialogue: the instructions and worked examples every speaker shares, then the
+  // speaker's own identity, summary and conversation so far, longer than KEEP_OTHERS_TOKENS.
+  const dialogueHead = Array.from({ length: 60 }, (_, i) => 1000 + i);
+  const own = (base: number, n = KEEP_OTHERS_TOKENS + 8) =>
+    Array.from({ length: n }, (_, i) => base + i);
+  const line = (speaker: number[], ...said: number[]) =>
+    prompt(dialogueHead, [...speaker, ...said]);
+  const ana = own(2000);
+  const ben = own(3000);
+
+  it("keeps each speaker's cache through a conversation instead of taking the other's", async () => {
+    const { pool: p } = pool(4, true, 4, true);
+    const anaFirst = await serve(p, 'ana', line(ana, 1));
+    const benFirst = await serve(p, 'ben', line(ben, 2));
+    // Ben's line shares only the dialogue head with Ana's cache: he takes another sequence
+    // (the context copies the head into it) and Ana's identity and lines stay cached.
+    expect(benFirst.index).not.toBe(anaFirst.index);
+    expect((await serve(p, 'ana', line(ana, 1, 2))).index).toBe(anaFirst.index);
+    expect((await serve(p, 'ben', line(ben, 1, 2, 3))).index).toBe(benFirst.index);
+  });
+
+  it("without copies, takes the other speaker's cache: the shared head is all it can reuse", async () => {
+    const { pool: p } = pool(4, true, 4, false);
+    const anaFirst = await serve(p, 'ana', line(ana, 1));
+    expect((await serve(p, 'ben', line(ben, 2))).index).toBe(anaFirst.index);
+  });
+
+  it("cuts another agent's cache when little of it would be lost", async () => {
+    const { pool: p } = pool(4, true, 4, true);
+    const short = own(4000, KEEP_OTHERS_TOKENS - 1);
+    const cy = await serve(p, 'cy', prompt(dialogueHead, short));
+    expect((await serve(p, 'dee', line(own(5000), 9))).index).toBe(cy.index);
+  });
+
+  it("keeps another speaker's cache when a freed turn goes to a waiting request", async () => {
+    const { pool: p } = pool(3, true, 1, true);
+    const anaFirst = await serve(p, 'ana', line(ana, 1));
+    const held = await p.acquire('cy', tokens(7, 8, 9));
+    const benTurn = p.acquire('ben', line(ben, 2));
+    p.release(held);
+    expect((await benTurn).index).not.toBe(anaFirst.index);
+  });
+
+  it('takes the cache it shares with when no other sequence is free', async () => {
+    const { pool: p } = pool(2, true, 2, true);
+    const anaFirst = await serve(p, 'ana', line(ana, 1));
+    const busy = await p.acquire('cy', tokens(7, 8, 9));
+    expect((await p.acquire('ben', line(ben, 2))).index).toBe(anaFirst.index);
+    p.release(busy);
+  });
+});

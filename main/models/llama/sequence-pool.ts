@@ -18,6 +18,15 @@
  * (llm.prefix_routing), 0.62 of prompt tokens came from the cache, against 0.31 when each agent
  * went back to "its" sequence, and the replay took 143 s against 214 s.
  *
+ * When the context can copy caches between sequences (shared-prefix.ts), a prompt whose best
+ * cache is another agent's — sharing only the instructions and worked examples before that
+ * agent's own part — does not overwrite it: it takes the least recently used sequence, and the
+ * shared beginning is copied into it. Overwriting cost both residents of a conversation their
+ * caches at every line: each line took the other speaker's last prompt (the only cache holding
+ * the dialogue instructions), so every line evaluated the speaker's identity, the summary and
+ * the conversation so far again (a recorded Willow Bend day: 1,056 of ~1,500 prompt tokens from
+ * the cache on every line; see {@link KEEP_OTHERS_TOKENS}).
+ *
  * A pool may hold more sequences than it decodes at once (`parallel`): the rest keep their
  * caches for the next prompt of their kind. Decoding together gains little on a CPU, while
  * every kind of prompt that finds its beginning cached saves its whole evaluation, so a
@@ -48,6 +57,15 @@ export interface SequenceSlot<S extends PooledSequence = LlamaContextSequence> {
  * longest match 0.18.
  */
 export const REUSE_SHARE = 0.3;
+
+/**
+ * With copies possible, another agent's cache that holds at least this many tokens beyond what
+ * a prompt shares with it is kept (its beginning is copied elsewhere) rather than cut back: the
+ * part after the shared beginning is that agent's own (identity, memories, conversation), which
+ * its next prompt of the kind would find again. Shorter tails are cut: a copy's bookkeeping
+ * costs about as much as evaluating a few dozen tokens (shared-prefix.ts `MIN_SHARED_TOKENS`).
+ */
+export const KEEP_OTHERS_TOKENS = 32;
 
 /** A waiter handed over for a better-served one this many times is served next, come what may. */
 const MAX_PASSED_OVER = 8;
@@ -82,11 +100,15 @@ export class SequencePool<S extends PooledSequence = LlamaContextSequence> {
    * @param affinity when false, slots are handed out least-recently-used with no regard to
    *   cached prefix, and waiters in arrival order (the baseline the `llm.prefix_affinity`
    *   bench compares with).
+   * @param copies whether the context copies a shared beginning between sequences
+   *   (shared-prefix.ts): then another agent's cache is kept rather than cut back
+   *   ({@link KEEP_OTHERS_TOKENS}).
    */
   constructor(
     sequences: readonly S[],
     private readonly affinity: boolean,
     parallel: number = sequences.length,
+    private readonly copies = false,
   ) {
     this.parallel = Math.max(1, Math.min(Math.floor(parallel), sequences.length));
     this.slots = sequences.map((sequence, index) => ({
@@ -171,9 +193,11 @@ export class SequencePool<S extends PooledSequence = LlamaContextSequence> {
     }
     for (let i = 0; i < at; i++) this.waiters[i].passedOver++;
     const [waiter] = this.waiters.splice(at, 1);
-    waiter.resolve(
-      this.take(to ?? this.choose(free, waiter.agentId, waiter.tokens), waiter.agentId),
-    );
+    const handed =
+      to && !this.keeps(to, waiter.agentId, waiter.tokens)
+        ? to
+        : this.choose(free, waiter.agentId, waiter.tokens);
+    waiter.resolve(this.take(handed, waiter.agentId));
   }
 
   /** Rejects every waiter; used on dispose. */
@@ -199,16 +223,28 @@ export class SequencePool<S extends PooledSequence = LlamaContextSequence> {
   }
 
   /**
+   * Whether `slot`'s cache is another agent's to keep: with copies possible, one that holds
+   * {@link KEEP_OTHERS_TOKENS} or more beyond what `tokens` share with it. A prompt that
+   * continues the cache (the same agent's next line or rating) cuts at most its answer.
+   */
+  private keeps(slot: SequenceSlot<S>, agentId: string | undefined, tokens: Token[]): boolean {
+    if (!this.copies || (agentId !== undefined && slot.owner === agentId)) return false;
+    const held = slot.sequence.contextTokens;
+    return held.length - commonPrefixLength(held, tokens) >= KEEP_OTHERS_TOKENS;
+  }
+
+  /**
    * The free slot whose cache serves `tokens` best when that is a real share (the agent's own
-   * on a tie, then the most recent); else the least recently used slot (never-used ones first).
+   * on a tie, then the most recent) and not another agent's to keep ({@link keeps}); else the
+   * least recently used slot (never-used ones first), into which the context copies the shared
+   * beginning.
    */
   private choose(
     free: readonly SequenceSlot<S>[],
     agentId: string | undefined,
     tokens: Token[],
   ): SequenceSlot<S> {
-    const leastRecent = free.reduce((a, b) => (b.lastUsed < a.lastUsed ? b : a));
-    if (!this.affinity) return leastRecent;
+    if (!this.affinity) return leastRecent(free);
     let best: SequenceSlot<S> | undefined;
     let bestShared = 0;
     for (const slot of free) {
@@ -221,8 +257,16 @@ export class SequencePool<S extends PooledSequence = LlamaContextSequence> {
         bestShared = shared;
       }
     }
-    return best !== undefined && bestShared >= REUSE_SHARE * tokens.length ? best : leastRecent;
+    if (best === undefined || bestShared < REUSE_SHARE * tokens.length) return leastRecent(free);
+    if (!this.keeps(best, agentId, tokens)) return best;
+    const others = free.filter((slot) => slot !== best);
+    return others.length > 0 ? leastRecent(others) : best;
   }
+}
+
+/** The least recently used of `slots` (never-used ones first). */
+function leastRecent<S extends PooledSequence>(slots: readonly SequenceSlot<S>[]): SequenceSlot<S> {
+  return slots.reduce((a, b) => (b.lastUsed < a.lastUsed ? b : a));
 }
 
 /** Tie-break between slots whose caches serve a prompt equally: the agent's own, then recency. */

@@ -33,7 +33,10 @@ export function requestsByStep(eventsFile: string): LoggedRequest[][] {
 }
 
 /** How a replay's model hands out its sequences (the product's defaults where unset). */
-type PoolOptions = Pick<LlamaModelOptions, 'affinity' | 'sharePrefixes' | 'caches'>;
+type PoolOptions = Pick<
+  LlamaModelOptions,
+  'affinity' | 'sharePrefixes' | 'caches' | 'keepOtherCaches'
+>;
 
 export interface ReplayResult {
   seconds: number;
