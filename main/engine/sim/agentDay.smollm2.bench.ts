@@ -282,7 +282,8 @@ interface HourFigures {
  * Harrow Quay's hours in a row from its start (07:00): the planning hour, the hour after it
  * and, with `--hours N`, on into the evening and night. When the hours reach the night, a whole
  * day is projected: the hours measured plus each hour not run at the cost of the last night
- * hour measured (from 01:00, when the midnight sleepers are in bed too). The issue asks for a day within 2 hours of this machine.
+ * hour measured (from 01:00, when the midnight sleepers are in bed too). The issue asks for a
+ * day within 2 hours of this machine; a busy hour of 25 residents took 6–22 minutes here.
  */
 async function harrowQuayHours(
   llm: LlamaLanguageModel,

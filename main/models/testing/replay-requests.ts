@@ -157,3 +157,17 @@ export function compareKeptCaches(modelPath: string, steps: readonly LoggedReque
     'share of prompt tokens from the KV cache, caches kept beyond those decoding',
   );
 }
+
+/**
+ * Replays `steps` with another agent's cache kept and its shared beginning copied (the
+ * product's, sequence-pool.ts `KEEP_OTHERS_TOKENS`) and with it cut back (the baseline), both
+ * with the product's caches.
+ */
+export function compareKeepingOthers(modelPath: string, steps: readonly LoggedRequest[][]) {
+  return againstBaseline(
+    modelPath,
+    steps,
+    { product: {}, baseline: { keepOtherCaches: false } },
+    "share of prompt tokens from the KV cache, another agent's cache kept",
+  );
+}
