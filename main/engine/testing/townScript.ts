@@ -59,12 +59,10 @@ export function townScript(options: { talk?: 'talk' | 'wait' | 'continue' } = {}
       const wanted = options.talk ?? 'talk';
       return { decision: offered.includes(wanted) ? wanted : 'continue' };
     },
-    // Numbered from the conversation in the prompt, not from this double's own count of calls:
-    // a run resumed in a new process (crashResume.test.ts) must be answered as the first was.
-    'converse.turn': (req) => {
-      const n = linesSoFar(req);
-      return { utterance: `line ${n + 1} about the spring fair`, end: n % 4 === 3 };
-    },
+    'converse.turn': (_req, n) => ({
+      utterance: `line ${n + 1} about the spring fair`,
+      end: n % 4 === 3,
+    }),
     'converse.relationship': () => ({
       relationship: 'neighbours who plan the spring fair together',
     }),
@@ -104,14 +102,4 @@ function statementNumbers(request: CompletionRequest<unknown>): unknown[] {
   type Node = { properties: Record<string, Node>; items: Node; enum?: unknown[] };
   const schema = request.schema as Node;
   return schema.properties.insights.items.properties.evidence.items.enum ?? [];
-}
-
-/** Lines of the conversation so far in a `converse.turn` prompt (0 when the speaker opens it). */
-function linesSoFar(request: CompletionRequest<unknown>): number {
-  const prompt = request.messages.at(-1)?.content ?? '';
-  const start = prompt.lastIndexOf('Conversation so far:\n');
-  if (start < 0) throw new Error('townScript: a converse.turn prompt without its conversation');
-  const end = prompt.indexOf('\nYour next line', start);
-  const lines = prompt.slice(start + 'Conversation so far:\n'.length, end < 0 ? undefined : end);
-  return lines.startsWith('(you speak first)') ? 0 : lines.split('\n').filter(Boolean).length;
 }
