@@ -310,7 +310,7 @@ async function harrowQuayHours(
     const which = h === 0 ? 'planning hour' : h === 1 ? 'next hour' : `hour ${h + 1}`;
     const m = await measure(sim, hour, ledger, `${town} ${which}`);
     const row = spent(ledger.totals, before);
-    const hourOfDay = Math.floor((gameSeconds % 86400) / 3600);
+    const hourOfDay = Math.floor(sim.clock.minuteOfDay(gameSeconds) / 60);
     measured.push({ start, hourOfDay, cpuSeconds: m.cpuSeconds, wallSeconds: m.wallSeconds });
     reportBench({
       name: `run.model_cpu_per_game_hour@${town}`,
