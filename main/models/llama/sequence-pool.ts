@@ -177,8 +177,8 @@ export class SequencePool<S extends PooledSequence = LlamaContextSequence> {
     const free = this.free();
     let at = 0;
     let to: SequenceSlot<S> | undefined;
+    let best = 0;
     if (this.affinity && this.waiters[0].passedOver < MAX_PASSED_OVER) {
-      let best = 0;
       for (const candidate of free) {
         const cached = candidate.sequence.contextTokens;
         this.waiters.forEach((waiter, i) => {
@@ -194,7 +194,7 @@ export class SequencePool<S extends PooledSequence = LlamaContextSequence> {
     for (let i = 0; i < at; i++) this.waiters[i].passedOver++;
     const [waiter] = this.waiters.splice(at, 1);
     const handed =
-      to && !this.keeps(to, waiter.agentId, waiter.tokens)
+      to && !this.keeps(to, waiter.agentId, best)
         ? to
         : this.choose(free, waiter.agentId, waiter.tokens);
     waiter.resolve(this.take(handed, waiter.agentId));
@@ -224,13 +224,13 @@ export class SequencePool<S extends PooledSequence = LlamaContextSequence> {
 
   /**
    * Whether `slot`'s cache is another agent's to keep: with copies possible, one that holds
-   * {@link KEEP_OTHERS_TOKENS} or more beyond what `tokens` share with it. A prompt that
-   * continues the cache (the same agent's next line or rating) cuts at most its answer.
+   * {@link KEEP_OTHERS_TOKENS} or more beyond the `shared` tokens a prompt shares with it. A
+   * prompt that continues the cache (the same agent's next line or rating) cuts at most its
+   * answer.
    */
-  private keeps(slot: SequenceSlot<S>, agentId: string | undefined, tokens: Token[]): boolean {
+  private keeps(slot: SequenceSlot<S>, agentId: string | undefined, shared: number): boolean {
     if (!this.copies || (agentId !== undefined && slot.owner === agentId)) return false;
-    const held = slot.sequence.contextTokens;
-    return held.length - commonPrefixLength(held, tokens) >= KEEP_OTHERS_TOKENS;
+    return slot.sequence.contextTokens.length - shared >= KEEP_OTHERS_TOKENS;
   }
 
   /**
@@ -258,7 +258,7 @@ export class SequencePool<S extends PooledSequence = LlamaContextSequence> {
       }
     }
     if (best === undefined || bestShared < REUSE_SHARE * tokens.length) return leastRecent(free);
-    if (!this.keeps(best, agentId, tokens)) return best;
+    if (!this.keeps(best, agentId, bestShared)) return best;
     const others = free.filter((slot) => slot !== best);
     return others.length > 0 ? leastRecent(others) : best;
   }
