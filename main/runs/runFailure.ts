@@ -41,7 +41,7 @@ const RESUME = 'Open the run again to resume from its last snapshot.';
 /** Advice per model error kind; the message already names the file or the numbers. */
 const MODEL_REMEDIES: Partial<Record<ModelErrorCode, string>> = {
   'prompt-too-long':
-    'Raise the context size in Settings › Inference (or leave it on Automatic to use all the ' +
+    'Raise the context size in Settings › Inference (Automatic takes up to 4,096 tokens of the ' +
     "model's trained context), or pick a chat model trained on a longer context.",
   'output-invalid':
     "This model's answers do not fit the form the simulation asks for. Pick a larger or " +

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  AUTO_CONTEXT_CAP,
   chooseCaches,
   chooseContextSize,
   AUTO_MEMORY_SHARE,
@@ -12,17 +13,21 @@ import {
 const linear = (perToken: number) => async (size: number) => size * perToken;
 
 describe('chooseContextSize', () => {
-  it('takes the trained length when memory allows', async () => {
+  it('takes the trained length up to 4,096 tokens when memory allows', async () => {
+    expect(AUTO_CONTEXT_CAP).toBe(4_096);
     expect(
-      await chooseContextSize({ trained: 16_384, bytesFor: linear(100), freeBytes: 8e9 }),
-    ).toBe(16_384);
+      await chooseContextSize({ trained: 131_072, bytesFor: linear(100), freeBytes: 8e9 }),
+    ).toBe(4_096);
+    expect(await chooseContextSize({ trained: 3_000, bytesFor: linear(100), freeBytes: 8e9 })).toBe(
+      3_000,
+    );
   });
 
   it('halves until the cache fits in half the free memory', async () => {
-    // 32k × 100 KB = 3.3 GB and 16k = 1.6 GB exceed 1 GB; 8k = 0.8 GB fits.
+    // 4k × 300 KB = 1.2 GB exceeds 1 GB; 2k = 0.6 GB fits.
     expect(
-      await chooseContextSize({ trained: 32_768, bytesFor: linear(100_000), freeBytes: 2e9 }),
-    ).toBe(8_192);
+      await chooseContextSize({ trained: 32_768, bytesFor: linear(300_000), freeBytes: 2e9 }),
+    ).toBe(2_048);
   });
 
   it('never goes below the floor an agent prompt needs, nor above a short trained length', async () => {
@@ -48,15 +53,16 @@ describe('chooseCaches', () => {
     fits: async (caches: number) => caches * bytes <= free * AUTO_MEMORY_SHARE,
   });
 
-  it('keeps eight caches per request decoded at once when memory allows, at most 32', async () => {
-    expect(await chooseCaches({ parallel: 2, ...perCache(1e8)(8e9) })).toBe(16);
-    expect(await chooseCaches({ parallel: 4, ...perCache(1e8)(8e9) })).toBe(MAX_AUTO_CACHES);
-    expect(await chooseCaches({ parallel: 8, ...perCache(1e8)(8e9) })).toBe(MAX_AUTO_CACHES);
+  it('keeps sixteen caches per request decoded at once when memory allows, at most 64', async () => {
+    expect(MAX_AUTO_CACHES).toBe(64);
+    expect(await chooseCaches({ parallel: 2, ...perCache(1e8)(16e9) })).toBe(32);
+    expect(await chooseCaches({ parallel: 4, ...perCache(1e8)(16e9) })).toBe(MAX_AUTO_CACHES);
+    expect(await chooseCaches({ parallel: 8, ...perCache(1e8)(16e9) })).toBe(MAX_AUTO_CACHES);
   });
 
   it('keeps fewer where their memory would pass half the free memory, never fewer than decode at once', async () => {
-    // 188 MB a cache (SmolLM2 at 8k tokens) and 2 GB free: 5 fit in 1 GB.
-    expect(await chooseCaches({ parallel: 4, ...perCache(188e6)(2e9) })).toBe(5);
+    // 94 MB a cache (SmolLM2 at 4k tokens) and 2 GB free: 10 fit in 1 GB.
+    expect(await chooseCaches({ parallel: 4, ...perCache(94e6)(2e9) })).toBe(10);
     expect(await chooseCaches({ parallel: 4, ...perCache(1e9)(1e9) })).toBe(4);
   });
 

@@ -2,11 +2,10 @@
  * The context size a model is loaded with (tokens per sequence: prompt + completion).
  *
  * Chosen (automatic): the length the model was trained on — from its GGUF metadata
- * (`<arch>.context_length`) — halved until the KV cache of all sequences fits in half the free
- * memory, so the embedder, the window and other programs keep room. A run's prompts grow with
- * the town (memories, conversations), so the longest context the model and the machine allow is
- * the one that fails least; llama.cpp only computes over the cells in use, so a long context
- * costs memory, not speed.
+ * (`<arch>.context_length`) — but at most {@link AUTO_CONTEXT_CAP}, halved until the KV cache of
+ * the sequences decoding at once fits in half the free memory, so the embedder, the window and
+ * other programs keep room. What memory a longer context would take goes to more caches instead
+ * (see {@link AUTO_CONTEXT_CAP}).
  *
  * Asked for (Settings › Inference, the CLI's --context): that size, but never past the trained
  * length (the model's output degrades beyond it); too little memory for it is the caller's
@@ -17,6 +16,19 @@
 export const MIN_AUTO_CONTEXT = 2048;
 /** When a GGUF does not say what it was trained on. */
 export const FALLBACK_CONTEXT = 4096;
+/**
+ * Longest automatic context. Each sequence's KV cells are allocated whole, filled or not
+ * (SmolLM2-135M at 8k tokens: 188 MB a sequence; 32 sequences made the process 5.9 GB resident
+ * while each held about 600 tokens), and a run's prompts are fitted to the context anyway
+ * (prompts/budget.ts): the longest prompt and answer in recorded SmolLM2 days was 2,619 tokens
+ * (Willow Bend's `daily.revise`; Harrow Quay's longest 2,222). A model server's context defaults
+ * to the same 4,096. So the memory a longer context would take keeps more caches (more kinds of
+ * prompt find their beginning still cached), and a model trained on 128k tokens no longer spends
+ * a laptop's memory on four sequences of 32k cells. Settings › Inference (`--context`) still
+ * asks for more.
+ */
+export const AUTO_CONTEXT_CAP = 4096;
+
 /** Share of the free memory an automatic context may take. */
 export const AUTO_MEMORY_SHARE = 0.5;
 
@@ -36,7 +48,7 @@ export async function chooseContextSize(choice: ContextChoice): Promise<number> 
   const trained = choice.trained && choice.trained > 0 ? choice.trained : FALLBACK_CONTEXT;
   if (choice.requested !== undefined) return Math.max(64, Math.min(choice.requested, trained));
   const budget = choice.freeBytes * AUTO_MEMORY_SHARE;
-  let size = trained;
+  let size = Math.min(trained, AUTO_CONTEXT_CAP);
   while (size > MIN_AUTO_CONTEXT && (await choice.bytesFor(size)) > budget) {
     size = Math.max(MIN_AUTO_CONTEXT, Math.floor(size / 2));
   }
@@ -50,12 +62,14 @@ export async function chooseContextSize(choice: ContextChoice): Promise<number> 
  * with 16 and 0.64 with 24. Since another resident's cache is kept rather than cut back
  * (sequence-pool.ts `KEEP_OTHERS_TOKENS`), each resident's prompts of each kind want their own
  * cache: replaying a whole SmolLM2 day of Willow Bend (397 requests) on the model, 32 caches
- * evaluated 83,556 prompt tokens in 383 CPU-seconds against 108,101 in 481 with 16. A cache
- * costs a whole sequence's KV memory in the estimate (SmolLM2-135M at 8k tokens: 188 MB), but
- * only the cells it fills are touched: Harrow Quay's 25 residents on 16 caches ran in 3.7 GB.
+ * evaluated 83,556 prompt tokens in 383 CPU-seconds against 108,101 in 481 with 16. Routing
+ * the recorded requests of three Willow Bend days and four Harrow Quay hours through the pool,
+ * 64 caches evaluated 7.7% and 13.9% fewer prompt tokens than 32 (128: 24% fewer in Harrow
+ * Quay's 25 residents). A cache costs a whole sequence's KV memory (SmolLM2-135M at 4k tokens:
+ * 94 MB, so 64 take what 32 did at 8k).
  */
-export const AUTO_CACHES_PER_SEQUENCE = 8;
-export const MAX_AUTO_CACHES = 32;
+export const AUTO_CACHES_PER_SEQUENCE = 16;
+export const MAX_AUTO_CACHES = 64;
 
 export interface CacheChoice {
   /** The number asked for; undefined = automatic. */

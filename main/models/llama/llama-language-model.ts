@@ -62,7 +62,7 @@ export interface LlamaModelOptions {
   caches?: number;
   /**
    * Tokens per sequence (prompt + completion), never past the model's trained length. Default:
-   * automatic — the trained length, as far as memory allows (context-size.ts).
+   * automatic — the trained length up to 4,096 tokens, as far as memory allows (context-size.ts).
    */
   contextSize?: number;
   /** Send each agent back to its own sequence (default true). False is the bench baseline. */
