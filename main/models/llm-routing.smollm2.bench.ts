@@ -1,15 +1,19 @@
 /**
- * llm.prefix_routing@smollm2-135m and llm.keep_other_caches@smollm2-135m over a stretch of any
- * recorded run: the model requests of
+ * llm.prefix_routing@smollm2-135m, llm.keep_other_caches@smollm2-135m and
+ * llm.context_cap@smollm2-135m over a stretch of any recorded run: the model requests of
  * `<run-dir>/events.ndjson` from its `from`-th request on (`count` of them, whole steps),
  * replayed on SmolLM2-135M with sequences routed by cached prefix and least recently used (see
  * models/testing/replay-requests.ts). realRun.bench.ts prints the same line over the first game
  * hour, which is mostly day planning; this one reads a later, steadier stretch, e.g. a day of
  * the cost bench's runs. The second line replays it with another resident's cache kept (the
  * product) and cut back to what a prompt shares with it (before): conversations are where it
- * shows, each speaker's line finding their own last line cached.
+ * shows, each speaker's line finding their own last line cached. The third replays it with the
+ * product's automatic context (4,096 tokens a sequence, up to 64 caches) and with the one
+ * before (the trained 8,192, 32 caches): a town of many residents is where it shows, each
+ * resident's prompts of each kind wanting a cache of their own.
  *
  * Run: npx tsx main/models/llm-routing.smollm2.bench.ts <run-dir> [from=0] [count=120]
+ *   [lines=routing,keep,context] (which of the three lines; each replays the stretch twice)
  * Without a run folder it says so and measures nothing (npm run bench runs the hour's line).
  */
 import os from 'node:os';
@@ -18,13 +22,16 @@ import { reportBench } from '../../common/bench.ts';
 import { LOG_FILE } from '../engine/sim/runFiles.ts';
 import { realTestModels } from './testing/test-models.ts';
 import {
+  compareContextCap,
   compareKeepingOthers,
   compareRouting,
   requestsByStep,
   type LoggedRequest,
 } from './testing/replay-requests.ts';
 
-const [runDir, fromArg = '0', countArg = '120'] = process.argv.slice(2);
+const [runDir, fromArg = '0', countArg = '120', linesArg = 'routing,keep,context'] =
+  process.argv.slice(2);
+const lines = new Set(linesArg.split(','));
 const models = realTestModels('llm.prefix_routing@smollm2-135m over a recorded run');
 if (!runDir) {
   console.log(
@@ -45,18 +52,21 @@ if (!runDir) {
     taken += step.length;
   }
   const window = `${path.basename(runDir)}, requests ${from + 1}–${from + taken}`;
-  reportBench({
-    name: 'llm.prefix_routing@smollm2-135m',
-    ...(await compareRouting(models.llm, steps)),
-    window,
-    calls: taken,
-    load1: Number(os.loadavg()[0].toFixed(2)),
-  });
-  reportBench({
-    name: 'llm.keep_other_caches@smollm2-135m',
-    ...(await compareKeepingOthers(models.llm, steps)),
-    window,
-    calls: taken,
-    load1: Number(os.loadavg()[0].toFixed(2)),
-  });
+  const line = async (
+    name: string,
+    compare: (
+      modelPath: string,
+      steps: LoggedRequest[][],
+    ) => Promise<{ value: number; unit: string }>,
+  ) =>
+    reportBench({
+      name,
+      ...(await compare(models.llm, steps)),
+      window,
+      calls: taken,
+      load1: Number(os.loadavg()[0].toFixed(2)),
+    });
+  if (lines.has('routing')) await line('llm.prefix_routing@smollm2-135m', compareRouting);
+  if (lines.has('keep')) await line('llm.keep_other_caches@smollm2-135m', compareKeepingOthers);
+  if (lines.has('context')) await line('llm.context_cap@smollm2-135m', compareContextCap);
 }

@@ -35,7 +35,7 @@ export function requestsByStep(eventsFile: string): LoggedRequest[][] {
 /** How a replay's model hands out its sequences (the product's defaults where unset). */
 type PoolOptions = Pick<
   LlamaModelOptions,
-  'affinity' | 'sharePrefixes' | 'caches' | 'keepOtherCaches'
+  'affinity' | 'sharePrefixes' | 'caches' | 'keepOtherCaches' | 'contextSize'
 >;
 
 export interface ReplayResult {
@@ -169,5 +169,19 @@ export function compareKeepingOthers(modelPath: string, steps: readonly LoggedRe
     steps,
     { product: {}, baseline: { keepOtherCaches: false } },
     "share of prompt tokens from the KV cache, another agent's cache kept",
+  );
+}
+
+/**
+ * Replays `steps` with the product's automatic context and caches (at most 4,096 tokens a
+ * sequence, so up to 64 caches in the memory: context-size.ts `AUTO_CONTEXT_CAP`) and with the
+ * automatic choice before it (the model's trained 8,192 tokens, 32 caches) as the baseline.
+ */
+export function compareContextCap(modelPath: string, steps: readonly LoggedRequest[][]) {
+  return againstBaseline(
+    modelPath,
+    steps,
+    { product: {}, baseline: { contextSize: 8192, caches: 32 } },
+    'share of prompt tokens from the KV cache, 4k sequences and the caches that frees',
   );
 }
