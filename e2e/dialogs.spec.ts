@@ -6,8 +6,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { createFromTemplate, expect, openStudio, test } from './helpers';
 
-const SHOTS = '/work/notes/shots';
-
 /** The editor's active tool and state, e.g. "brush.idle". */
 function toolPath(page: Page): Promise<string | null> {
   return page.getByTestId('town-canvas').getAttribute('data-tool-path');
@@ -52,7 +50,7 @@ test('keys pressed in a dialog never reach the map, and Escape closes every dial
     await expect(page.getByTestId('scenario-name')).toHaveValue('Keyboard Test');
     await expect(page.getByTestId('library-search')).not.toBeFocused();
   }
-  await page.screenshot({ path: `${SHOTS}/editorux-3.png` });
+  await page.screenshot({ path: test.info().outputPath('editorux-3.png') });
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await expect(opener).toBeFocused();
@@ -88,7 +86,7 @@ test('an error raised from a dialog shows above it and can be dismissed there', 
     [box.x + box.width / 2, box.y + box.height / 2],
   );
   expect(hit).toBe(true);
-  await page.screenshot({ path: `${SHOTS}/editorux-4.png` });
+  await page.screenshot({ path: test.info().outputPath('editorux-4.png') });
   await notice.getByTestId('error-dismiss').click();
   await expect(notice).toHaveCount(0);
   // The dialog stays open; dismissing the notice is not closing it.
@@ -133,7 +131,7 @@ test('notices in the run view sit over the map, never over its controls', async 
       c.y < box.y + box.height;
     expect(overlaps, `the notice covers the run view's ${name}`).toBe(false);
   }
-  await page.screenshot({ path: `${SHOTS}/editorux-4-run.png` });
+  await page.screenshot({ path: test.info().outputPath('editorux-4-run.png') });
   await notice.getByTestId('error-dismiss').click();
   await expect(notice).toHaveCount(0);
 

@@ -34,7 +34,7 @@ test('the Lab names the live run and will not start an experiment until it is cl
   expect(runId).toBeTruthy();
   await expect(lab).not.toContainText(runId!);
   await lab.getByTestId('lab-create-blocked').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: '/work/notes/shots/runux-7.png' });
+  await page.screenshot({ path: test.info().outputPath('runux-7.png') });
 
   await lab.getByTestId('lab-close-run').click();
   await expect(lab.getByTestId('lab-live-run')).toBeHidden({ timeout: 60_000 });

@@ -59,7 +59,7 @@ test('renaming a town renames its world and addresses in one undo step, and trav
     'Test Hamlet (2)',
     'Test Hamlet',
   ]);
-  await page.screenshot({ path: '/work/notes/shots/editorux-6.png' });
+  await page.screenshot({ path: test.info().outputPath('editorux-6.png') });
   await expectSaved(page);
   doc = (await readLibrary(page)).find((r) => r.name === 'Test Hamlet (2)')!.doc as Scenario;
   expect(doc.tree.world).toBe('Test Hamlet (2)');

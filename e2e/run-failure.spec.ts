@@ -9,8 +9,6 @@ import { readFile, writeFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { createFromTemplate, expect, openStudio, test } from './helpers';
 
-const SHOTS = '/work/notes/shots';
-
 async function setContextSize(page: Page, value: string): Promise<string> {
   await page.getByTestId('settings-button').click();
   const dialog = page.getByTestId('settings-dialog');
@@ -47,7 +45,7 @@ test('a run whose first step fails shows why, where and what to do; fixed, it go
     });
     await expect(refused).toContainText('Raise the context size in Settings');
     await expect(refused).toContainText('Then start the run again.');
-    await page.screenshot({ path: `${SHOTS}/runux-1-start.png` });
+    await page.screenshot({ path: test.info().outputPath('runux-1-start.png') });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
     // On Automatic (the model's trained context) it starts; closed, the context lowered again
@@ -86,7 +84,7 @@ test('a run whose first step fails shows why, where and what to do; fixed, it go
     await expect(page.getByTestId('event-list')).toContainText('Step failed');
     await expect(page.getByTestId('event-list')).toContainText('but a sequence holds 256');
     await page.mouse.move(0, 0);
-    await page.screenshot({ path: `${SHOTS}/runux-1.png` });
+    await page.screenshot({ path: test.info().outputPath('runux-1.png') });
 
     // Back to Automatic: the run opens again and steps; the failure leaves the view and the row.
     await setContextSize(page, '');

@@ -63,5 +63,5 @@ test('toolbar on one row, whole badges, section counts that match their lists', 
     await expect(s.locator(items)).toHaveCount(count);
   }
   await page.mouse.move(0, 0);
-  await page.screenshot({ path: '/work/notes/shots/runux-12.png' });
+  await page.screenshot({ path: test.info().outputPath('runux-12.png') });
 });

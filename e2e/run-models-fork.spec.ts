@@ -10,8 +10,6 @@ import path from 'node:path';
 import { E2E_DATA_DIR } from '../playwright.config';
 import { createFromTemplate, expect, openStudio, test } from './helpers';
 
-const SHOTS = '/work/notes/shots';
-
 test('a GGUF picked from disk is remembered by the start dialog and the Lab', async ({ page }) => {
   test.setTimeout(120_000);
   const elsewhere = await mkdtemp(path.join(tmpdir(), 'picked-model-'));
@@ -35,7 +33,7 @@ test('a GGUF picked from disk is remembered by the start dialog and the Lab', as
   const option = dialog.getByTestId('start-chat-model').locator('option', { hasText: 'my-own' });
   await expect(option).toHaveText(/my-own-model\.gguf \(.* · picked from disk\)/);
   await dialog.getByTestId('start-chat-model').selectOption(picked);
-  await page.screenshot({ path: `${SHOTS}/runux-5.png` });
+  await page.screenshot({ path: test.info().outputPath('runux-5.png') });
   await dialog.getByRole('button', { name: 'Cancel' }).click();
 
   await page.getByTestId('lab-button').click();
@@ -73,7 +71,7 @@ test('fork says where it forks, and the name, the library and the event log agre
     'the last snapshot before step 2',
   );
   await page.mouse.move(0, 0);
-  await page.screenshot({ path: `${SHOTS}/runux-8.png` });
+  await page.screenshot({ path: test.info().outputPath('runux-8.png') });
   await fork.click();
 
   // The fork dialog says where it starts and offers the parent's cost layer (the template's:
@@ -91,7 +89,7 @@ test('fork says where it forks, and the name, the library and the event log agre
     await forkDialog.getByTestId(`fork-${part}`).uncheck();
   }
   await expect(forkDialog).toContainText('The fork runs with these switches');
-  await page.screenshot({ path: `${SHOTS}/runux-8-fork-dialog.png` });
+  await page.screenshot({ path: test.info().outputPath('runux-8-fork-dialog.png') });
   await forkDialog.getByTestId('fork-submit').click();
   await expect(forkDialog).toBeHidden({ timeout: 120_000 });
 
@@ -115,5 +113,5 @@ test('fork says where it forks, and the name, the library and the event log agre
   await expect(page.getByTestId('event-item').filter({ hasText: 'fork' })).toContainText(
     /#0\s*Fork\s*forked at step 0/,
   );
-  await page.screenshot({ path: `${SHOTS}/runux-8-forked.png` });
+  await page.screenshot({ path: test.info().outputPath('runux-8-forked.png') });
 });

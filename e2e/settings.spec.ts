@@ -93,7 +93,7 @@ test('context size and snapshot interval: automatic by default, set and shown ag
   await dialog.getByTestId('settings-context-size').fill('4096');
   await dialog.getByTestId('settings-snapshot-every').fill('30');
   await dialog.getByTestId('settings-context-size').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: '/work/notes/shots/runux-2.png' });
+  await page.screenshot({ path: test.info().outputPath('runux-2.png') });
   await dialog.getByTestId('settings-save').click();
   await expect(dialog).toBeHidden();
   expect(JSON.parse(await readFile(settingsFile!, 'utf8'))).toMatchObject({

@@ -5,8 +5,6 @@
 import { SHORTCUT_GROUPS } from '../renderer/src/shortcuts/registry';
 import { createFromTemplate, expect, openStudio, test } from './helpers';
 
-const SHOTS = '/work/notes/shots';
-
 test('? lists every shortcut of the registry, and the status bar speaks words', async ({
   page,
 }) => {
@@ -19,7 +17,7 @@ test('? lists every shortcut of the registry, and the status bar speaks words', 
   await page.keyboard.press('b');
   await expect(status).toHaveText('Brush — drag to paint the active layer');
   await page.screenshot({
-    path: `${SHOTS}/editorux-11-status.png`,
+    path: test.info().outputPath('editorux-11-status.png'),
     clip: { x: 272, y: 820, width: 820, height: 80 },
   });
 
@@ -39,7 +37,7 @@ test('? lists every shortcut of the registry, and the status bar speaks words', 
   await expect(sheet.locator('[data-shortcut="tool.eraser"]')).toContainText('E');
   await expect(sheet.locator('[data-shortcut="edit.redo"]')).toContainText('Ctrl+Shift+Z');
   await expect(sheet.locator('[data-shortcut="run.togglePlay"]')).toContainText('Space');
-  await page.screenshot({ path: `${SHOTS}/editorux-11.png` });
+  await page.screenshot({ path: test.info().outputPath('editorux-11.png') });
   // The sheet is a dialog like the others: its keys stay in it, Escape closes it.
   await page.keyboard.press('e');
   await expect(status).toHaveAttribute('data-path', 'brush.idle');

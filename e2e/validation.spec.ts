@@ -35,7 +35,7 @@ test('every refused persona value stays, explained, until fixed or undone — an
     await expect(field.getByTestId('field-error'), testId).toContainText(says);
   }
   await page.getByTestId('persona-age').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: '/work/notes/shots/editorux-10.png' });
+  await page.screenshot({ path: test.info().outputPath('editorux-10.png') });
 
   // Nothing refused reached the library.
   await expectSaved(page);

@@ -62,7 +62,7 @@ test('walls painted on the Walls layer stay visible on every other layer', async
     const difference = wall.reduce((sum, v, i) => sum + Math.abs(v - ground[i]), 0);
     expect(difference, `wall vs ground on ${layer}: ${wall} / ${ground}`).toBeGreaterThan(60);
   }
-  await page.screenshot({ path: '/work/notes/shots/editorux-9.png' });
+  await page.screenshot({ path: test.info().outputPath('editorux-9.png') });
 
   // The Collision toggle hatches them on any layer; hiding the Walls layer hides them.
   await page.getByTestId('toggle-collision').check();

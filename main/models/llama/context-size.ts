@@ -18,14 +18,14 @@ export const MIN_AUTO_CONTEXT = 2048;
 export const FALLBACK_CONTEXT = 4096;
 /**
  * Longest automatic context. Each sequence's KV cells are allocated whole, filled or not
- * (SmolLM2-135M at 8k tokens: 188 MB a sequence; 32 sequences made the process 5.9 GB resident
- * while each held about 600 tokens), and a run's prompts are fitted to the context anyway
- * (prompts/budget.ts): the longest prompt and answer in recorded SmolLM2 days was 2,619 tokens
- * (Willow Bend's `daily.revise`; Harrow Quay's longest 2,222). A model server's context defaults
- * to the same 4,096. So the memory a longer context would take keeps more caches (more kinds of
- * prompt find their beginning still cached), and a model trained on 128k tokens no longer spends
- * a laptop's memory on four sequences of 32k cells. Settings › Inference (`--context`) still
- * asks for more.
+ * (SmolLM2-135M at 8k tokens: 188 MB a sequence; 32 sequences made the process 5.9 GB resident,
+ * as much with 600 tokens in each as with none), and a run's prompts are fitted to the context
+ * anyway (prompts/budget.ts): the longest prompt and answer in recorded SmolLM2 days was 2,619
+ * tokens (Willow Bend's `daily.revise`; Harrow Quay's longest 2,222). A model server's context
+ * defaults to the same 4,096. So the memory a longer context would take keeps more caches
+ * (more kinds of prompt find their beginning still cached), and a model trained on 128k tokens
+ * no longer spends a laptop's memory on four sequences of 32k cells. Settings › Inference
+ * (`--context`) still asks for more.
  */
 export const AUTO_CONTEXT_CAP = 4096;
 
@@ -65,8 +65,10 @@ export async function chooseContextSize(choice: ContextChoice): Promise<number> 
  * evaluated 83,556 prompt tokens in 383 CPU-seconds against 108,101 in 481 with 16. Routing
  * the recorded requests of three Willow Bend days and four Harrow Quay hours through the pool,
  * 64 caches evaluated 7.7% and 13.9% fewer prompt tokens than 32 (128: 24% fewer in Harrow
- * Quay's 25 residents). A cache costs a whole sequence's KV memory (SmolLM2-135M at 4k tokens:
- * 94 MB, so 64 take what 32 did at 8k).
+ * Quay's 25 residents); replayed on the model (`llm.context_cap`), 4k sequences and 64 caches
+ * evaluated 76,605 of a recorded Willow Bend day's prompt tokens against 83,556 (8k, 32), and
+ * 118,379 of Harrow Quay's first 615 requests against 132,054. A cache costs a whole sequence's
+ * KV memory (SmolLM2-135M at 4k tokens: 94 MB, so 64 take what 32 did at 8k).
  */
 export const AUTO_CACHES_PER_SEQUENCE = 16;
 export const MAX_AUTO_CACHES = 64;
