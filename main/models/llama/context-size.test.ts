@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   AUTO_CONTEXT_CAP,
+  autoContextCap,
   chooseCaches,
   chooseContextSize,
   AUTO_MEMORY_SHARE,
@@ -13,14 +14,29 @@ import {
 const linear = (perToken: number) => async (size: number) => size * perToken;
 
 describe('chooseContextSize', () => {
-  it('takes the trained length up to 4,096 tokens when memory allows', async () => {
+  it('takes the trained length up to its cap (4,096 tokens unless told) when memory allows', async () => {
     expect(AUTO_CONTEXT_CAP).toBe(4_096);
     expect(
       await chooseContextSize({ trained: 131_072, bytesFor: linear(100), freeBytes: 8e9 }),
     ).toBe(4_096);
+    expect(
+      await chooseContextSize({
+        trained: 131_072,
+        bytesFor: linear(100),
+        freeBytes: 8e9,
+        cap: 15_104,
+      }),
+    ).toBe(15_104);
     expect(await chooseContextSize({ trained: 3_000, bytesFor: linear(100), freeBytes: 8e9 })).toBe(
       3_000,
     );
+  });
+
+  it('caps at about 15,000 characters of English, never under 4,096 tokens', () => {
+    // SmolLM2's tokenizer: 0.23 tokens a character; a byte-level one: 1.
+    expect(autoContextCap(0.2266)).toBe(4_096);
+    expect(autoContextCap(1.0039)).toBe(15_104);
+    expect(autoContextCap(Number.NaN)).toBe(4_096);
   });
 
   it('halves until the cache fits in half the free memory', async () => {

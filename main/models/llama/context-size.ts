@@ -2,10 +2,10 @@
  * The context size a model is loaded with (tokens per sequence: prompt + completion).
  *
  * Chosen (automatic): the length the model was trained on — from its GGUF metadata
- * (`<arch>.context_length`) — but at most {@link AUTO_CONTEXT_CAP}, halved until the KV cache of
- * the sequences decoding at once fits in half the free memory, so the embedder, the window and
- * other programs keep room. What memory a longer context would take goes to more caches instead
- * (see {@link AUTO_CONTEXT_CAP}).
+ * (`<arch>.context_length`) — but at most {@link autoContextCap} tokens, halved until the KV
+ * cache of the sequences decoding at once fits in half the free memory, so the embedder, the
+ * window and other programs keep room. What memory a longer context would take goes to more
+ * caches instead (see {@link AUTO_CONTEXT_CHARS}).
  *
  * Asked for (Settings › Inference, the CLI's --context): that size, but never past the trained
  * length (the model's output degrades beyond it); too little memory for it is the caller's
@@ -17,17 +17,32 @@ export const MIN_AUTO_CONTEXT = 2048;
 /** When a GGUF does not say what it was trained on. */
 export const FALLBACK_CONTEXT = 4096;
 /**
- * Longest automatic context. Each sequence's KV cells are allocated whole, filled or not
+ * Longest automatic context, in characters of English prompt: about 4,096 tokens of SmolLM2
+ * (0.27 tokens a character). Each sequence's KV cells are allocated whole, filled or not
  * (SmolLM2-135M at 8k tokens: 188 MB a sequence; 32 sequences made the process 5.9 GB resident,
  * as much with 600 tokens in each as with none), and a run's prompts are fitted to the context
  * anyway (prompts/budget.ts): the longest prompt and answer in recorded SmolLM2 days was 2,619
  * tokens (Willow Bend's `daily.revise`; Harrow Quay's longest 2,222). A model server's context
- * defaults to the same 4,096. So the memory a longer context would take keeps more caches
+ * defaults to 4,096 tokens too. So the memory a longer context would take keeps more caches
  * (more kinds of prompt find their beginning still cached), and a model trained on 128k tokens
- * no longer spends a laptop's memory on four sequences of 32k cells. Settings › Inference
- * (`--context`) still asks for more.
+ * no longer spends a laptop's memory on four sequences of 32k cells. Counted in characters
+ * because a tokenizer that spends more tokens a character needs more tokens for the same
+ * prompts (the generated test model's byte-level vocabulary: one a character). Settings ›
+ * Inference (`--context`) still asks for more.
  */
+export const AUTO_CONTEXT_CHARS = 15_000;
+/** The least an automatic context is capped at, whatever the tokenizer: 4,096 tokens. */
 export const AUTO_CONTEXT_CAP = 4096;
+
+/**
+ * The longest automatic context for a model whose tokenizer spends `tokensPerChar` tokens a
+ * character of English: {@link AUTO_CONTEXT_CHARS} of them, in whole 256-token blocks, at least
+ * {@link AUTO_CONTEXT_CAP}.
+ */
+export function autoContextCap(tokensPerChar: number): number {
+  const tokens = Math.ceil((AUTO_CONTEXT_CHARS * tokensPerChar) / 256) * 256;
+  return Math.max(AUTO_CONTEXT_CAP, Number.isFinite(tokens) ? tokens : AUTO_CONTEXT_CAP);
+}
 
 /** Share of the free memory an automatic context may take. */
 export const AUTO_MEMORY_SHARE = 0.5;
@@ -41,6 +56,8 @@ export interface ContextChoice {
   bytesFor(size: number): Promise<number>;
   /** Bytes free now (after the weights are loaded). */
   freeBytes: number;
+  /** The longest automatic context ({@link autoContextCap}); {@link AUTO_CONTEXT_CAP} if absent. */
+  cap?: number;
 }
 
 /** The context size to create (see the module comment). */
@@ -48,7 +65,7 @@ export async function chooseContextSize(choice: ContextChoice): Promise<number> 
   const trained = choice.trained && choice.trained > 0 ? choice.trained : FALLBACK_CONTEXT;
   if (choice.requested !== undefined) return Math.max(64, Math.min(choice.requested, trained));
   const budget = choice.freeBytes * AUTO_MEMORY_SHARE;
-  let size = Math.min(trained, AUTO_CONTEXT_CAP);
+  let size = Math.min(trained, choice.cap ?? AUTO_CONTEXT_CAP);
   while (size > MIN_AUTO_CONTEXT && (await choice.bytesFor(size)) > budget) {
     size = Math.max(MIN_AUTO_CONTEXT, Math.floor(size / 2));
   }

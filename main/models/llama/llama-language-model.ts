@@ -35,7 +35,12 @@ import { LruCache } from '../lru-cache.ts';
 import { inspectGguf, type GgufSummary } from './gguf-inspect.ts';
 import { getLlamaRuntime, type GpuMode } from './llama-runtime.ts';
 import { PromptRenderer } from './prompt-renderer.ts';
-import { AUTO_MEMORY_SHARE, chooseCaches, chooseContextSize } from './context-size.ts';
+import {
+  AUTO_MEMORY_SHARE,
+  autoContextCap,
+  chooseCaches,
+  chooseContextSize,
+} from './context-size.ts';
 import { SequencePool, type SequenceSlot } from './sequence-pool.ts';
 import { PrefixSharing } from './shared-prefix.ts';
 import { resolveThreads } from './threads.ts';
@@ -154,6 +159,7 @@ export async function createLlamaLanguageModel(
       trained: summary.contextLength ?? model.trainContextSize,
       bytesFor: async (size) => (await estimateFor(size, sequences)).cpuRam,
       freeBytes: freeAfterLoad,
+      cap: autoContextCap(model.tokenize(CAP_REFERENCE).length / CAP_REFERENCE.length),
     });
     const freeVram = llama.gpu === false ? 0 : (await llama.getVramState()).free;
     const caches = await chooseCaches({
@@ -508,6 +514,15 @@ interface CopyableSequence {
     upToTokenIndex: number,
   ): Promise<boolean>;
 }
+
+/**
+ * English of the kind a run's prompts hold, to measure how many tokens a character the model's
+ * tokenizer spends (context-size.ts `autoContextCap`).
+ */
+const CAP_REFERENCE =
+  'Agnes Whitlow is a professor of local history at Larkspur College. She walks to the cafe ' +
+  'for breakfast at half past seven, spends her afternoons in the library archive and goes to ' +
+  'bed around half past ten. Rate how important each memory is to the resident.';
 
 /** See {@link LlamaModelOptions.dryStrength}; llama.cpp's usual setting with base 1.75, length 2. */
 export const DEFAULT_DRY_STRENGTH = 0.8;
