@@ -32,9 +32,9 @@ const settingFields = {
   gpu: z.boolean(),
   /**
    * Tokens the chat model holds per request (prompt + answer); null = automatic: the length the
-   * model was trained on, up to 4,096, as far as free memory allows (memory a longer context would
-   * take keeps more prompt caches: main/models/llama/context-size.ts). Never past the trained
-   * length.
+   * model was trained on, up to about 15,000 characters of English (4,096 tokens for SmolLM2 and
+   * most tokenizers), as far as free memory allows (memory a longer context would take keeps
+   * more prompt caches: main/models/llama/context-size.ts). Never past the trained length.
    */
   contextSize: z.number().int().min(MIN_CONTEXT).max(MAX_CONTEXT).nullable(),
   /** Steps between a run's snapshots: the points it can be forked from and resumes from. */
