@@ -2,7 +2,7 @@
  * A run that cannot go on says so where its starter looks: with the context size set too small
  * in Settings (as a user could), the first step's prompt does not fit; the run view names the
  * step, the reason and what to do, the library row keeps it, and the event log lists it. Put
- * back on Automatic (up to 4,096 tokens of the model's trained context), the same run opens
+ * back on Automatic (the model's trained context up to about 15,000 characters), the same run opens
  * again and steps — the product's defaults are enough for the generated test model.
  */
 import { readFile, writeFile } from 'node:fs/promises';
@@ -48,7 +48,7 @@ test('a run whose first step fails shows why, where and what to do; fixed, it go
     await page.screenshot({ path: test.info().outputPath('runux-1-start.png') });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
-    // On Automatic (up to 4,096 tokens of its trained context) it starts; closed, the context
+    // On Automatic (its trained context up to ~15,000 characters) it starts; closed, the context
     // lowered again and reopened, its first step cannot be served.
     await setContextSize(page, '');
     await page.getByTestId('run-start-open').click();

@@ -81,7 +81,7 @@ test('context size and snapshot interval: automatic by default, set and shown ag
   await expect(dialog.getByTestId('settings-context-size')).toHaveValue('');
   await expect(dialog.getByTestId('settings-context-size')).toHaveAttribute(
     'placeholder',
-    "Automatic (up to 4,096 tokens of the model's trained context, as memory allows)",
+    "Automatic (the model's trained context, up to about 15,000 characters, as memory allows)",
   );
   await dialog.getByTestId('settings-context-size').fill('100');
   await dialog.getByTestId('settings-snapshot-every').fill('0');

@@ -41,8 +41,8 @@ const RESUME = 'Open the run again to resume from its last snapshot.';
 /** Advice per model error kind; the message already names the file or the numbers. */
 const MODEL_REMEDIES: Partial<Record<ModelErrorCode, string>> = {
   'prompt-too-long':
-    'Raise the context size in Settings › Inference (Automatic takes up to 4,096 tokens of the ' +
-    "model's trained context), or pick a chat model trained on a longer context.",
+    "Raise the context size in Settings › Inference (Automatic takes the model's trained " +
+    'context up to about 15,000 characters), or pick a chat model trained on a longer context.',
   'output-invalid':
     "This model's answers do not fit the form the simulation asks for. Pick a larger or " +
     'instruction-tuned chat model (for example SmolLM2-135M-Instruct or bigger).',

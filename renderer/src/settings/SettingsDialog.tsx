@@ -187,7 +187,7 @@ export function SettingsDialog({
               testId="settings-context-size"
               value={draft.contextSize}
               inputMode="numeric"
-              placeholder="Automatic (up to 4,096 tokens of the model's trained context, as memory allows)"
+              placeholder="Automatic (the model's trained context, up to about 15,000 characters, as memory allows)"
               error={errors.contextSize}
               onChange={(v) => edit({ contextSize: v })}
               hint="How much text the language model holds for one request (prompt and answer). Larger towns and longer memories need more; more takes more memory. Applies to the next run you start or open. Empty = automatic."
