@@ -18,7 +18,7 @@ export const MIN_AUTO_CONTEXT = 2048;
 export const FALLBACK_CONTEXT = 4096;
 /**
  * Longest automatic context, in characters of English prompt: about 4,096 tokens of SmolLM2
- * (0.27 tokens a character). Each sequence's KV cells are allocated whole, filled or not
+ * (0.27 tokens a character of a town's text, 0.23 of plain prose). Each sequence's KV cells are allocated whole, filled or not
  * (SmolLM2-135M at 8k tokens: 188 MB a sequence; 32 sequences made the process 5.9 GB resident,
  * as much with 600 tokens in each as with none), and a run's prompts are fitted to the context
  * anyway (prompts/budget.ts): the longest prompt and answer in recorded SmolLM2 days was 2,619

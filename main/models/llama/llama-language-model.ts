@@ -67,7 +67,8 @@ export interface LlamaModelOptions {
   caches?: number;
   /**
    * Tokens per sequence (prompt + completion), never past the model's trained length. Default:
-   * automatic — the trained length up to 4,096 tokens, as far as memory allows (context-size.ts).
+   * automatic — the trained length up to about 15,000 characters (4,096 SmolLM2 tokens), as far
+   * as memory allows (context-size.ts `autoContextCap`).
    */
   contextSize?: number;
   /** Send each agent back to its own sequence (default true). False is the bench baseline. */
