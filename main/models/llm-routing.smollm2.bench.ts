@@ -22,9 +22,9 @@ import { reportBench } from '../../common/bench.ts';
 import { LOG_FILE } from '../engine/sim/runFiles.ts';
 import { realTestModels } from './testing/test-models.ts';
 import {
-  compareContextCap,
-  compareKeepingOthers,
+  BASELINES,
   compareRouting,
+  compareWith,
   requestsByStep,
   type LoggedRequest,
 } from './testing/replay-requests.ts';
@@ -35,7 +35,7 @@ const lines = new Set(linesArg.split(','));
 const models = realTestModels('llm.prefix_routing@smollm2-135m over a recorded run');
 if (!runDir) {
   console.log(
-    'llm.prefix_routing over a recorded run: no run folder given (npx tsx main/models/llm-routing.smollm2.bench.ts <run-dir> [from] [count]); skipped.',
+    'llm.prefix_routing over a recorded run: no run folder given (npx tsx main/models/llm-routing.smollm2.bench.ts <run-dir> [from] [count] [lines]); skipped.',
   );
 } else if (models) {
   const from = Number(fromArg);
@@ -52,21 +52,24 @@ if (!runDir) {
     taken += step.length;
   }
   const window = `${path.basename(runDir)}, requests ${from + 1}–${from + taken}`;
-  const line = async (
-    name: string,
-    compare: (
-      modelPath: string,
-      steps: LoggedRequest[][],
-    ) => Promise<{ value: number; unit: string }>,
-  ) =>
+  const line = (name: string, fields: { value: number; unit: string }) =>
     reportBench({
       name,
-      ...(await compare(models.llm, steps)),
+      ...fields,
       window,
       calls: taken,
       load1: Number(os.loadavg()[0].toFixed(2)),
     });
-  if (lines.has('routing')) await line('llm.prefix_routing@smollm2-135m', compareRouting);
-  if (lines.has('keep')) await line('llm.keep_other_caches@smollm2-135m', compareKeepingOthers);
-  if (lines.has('context')) await line('llm.context_cap@smollm2-135m', compareContextCap);
+  if (lines.has('routing'))
+    line('llm.prefix_routing@smollm2-135m', await compareRouting(models.llm, steps));
+  if (lines.has('keep'))
+    line(
+      'llm.keep_other_caches@smollm2-135m',
+      await compareWith(models.llm, steps, BASELINES.keepingOthers),
+    );
+  if (lines.has('context'))
+    line(
+      'llm.context_cap@smollm2-135m',
+      await compareWith(models.llm, steps, BASELINES.contextCap),
+    );
 }

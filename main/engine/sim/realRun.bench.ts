@@ -39,9 +39,9 @@ import { townConditions } from '../../../common/runs/conditions';
 import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
 import { CostLedger, withLedger } from '../../models/ledger';
 import {
-  compareKeptCaches,
+  BASELINES,
   compareRouting,
-  compareSharing,
+  compareWith,
   requestsByStep,
 } from '../../models/testing/replay-requests';
 import { realTestModels, type RealTestModels } from '../../models/testing/test-models';
@@ -176,7 +176,13 @@ if (models) {
         load1: Number(os.loadavg()[0].toFixed(2)),
       });
     replayed('llm.prefix_routing@smollm2-135m', await compareRouting(models.llm, steps));
-    replayed('llm.shared_prefix@smollm2-135m', await compareSharing(models.llm, steps));
-    replayed('llm.kept_caches@smollm2-135m', await compareKeptCaches(models.llm, steps));
+    replayed(
+      'llm.shared_prefix@smollm2-135m',
+      await compareWith(models.llm, steps, BASELINES.sharing),
+    );
+    replayed(
+      'llm.kept_caches@smollm2-135m',
+      await compareWith(models.llm, steps, BASELINES.keptCaches),
+    );
   }
 }

@@ -110,78 +110,56 @@ export async function compareRouting(modelPath: string, steps: readonly LoggedRe
   };
 }
 
+/** What a bench line compares the product's pool with: the baseline's settings, and its unit. */
+export interface Baseline {
+  pool: PoolOptions;
+  unit: string;
+}
+
+/** The baselines the replay lines compare the product's own pool with. */
+export const BASELINES = {
+  /** Shared beginnings not copied between sequences (both routed by prefix). */
+  sharing: {
+    pool: { sharePrefixes: false },
+    unit: 'share of prompt tokens from the KV cache, shared beginnings copied',
+  },
+  /** One cache per sequence decoding, none kept beyond them. */
+  keptCaches: {
+    pool: { caches: DEFAULT_SEQUENCES },
+    unit: 'share of prompt tokens from the KV cache, caches kept beyond those decoding',
+  },
+  /** Another agent's cache cut back to what a prompt shares with it (`KEEP_OTHERS_TOKENS`). */
+  keepingOthers: {
+    pool: { keepOtherCaches: false },
+    unit: "share of prompt tokens from the KV cache, another agent's cache kept",
+  },
+  /**
+   * The automatic context before context-size.ts `autoContextCap`: the model's trained 8,192
+   * tokens a sequence, 32 caches (the product: SmolLM2's 4,096, up to 64).
+   */
+  contextCap: {
+    pool: { contextSize: 8192, caches: 32 },
+    unit: 'share of prompt tokens from the KV cache, 4k sequences and the caches that frees',
+  },
+} satisfies Record<string, Baseline>;
+
 /**
- * Replays `steps` as `product` says, then as `baseline` says, and returns a bench line's
+ * Replays `steps` on the product's pool, then on `baseline`'s, and returns a bench line's
  * fields: value = share of prompt tokens served from the cache as the product does, ratio =
  * CPU-seconds of the baseline ÷ the product's.
  */
-async function againstBaseline(
+export async function compareWith(
   modelPath: string,
   steps: readonly LoggedRequest[][],
-  pools: { product: PoolOptions; baseline: PoolOptions },
-  unit: string,
+  baseline: Baseline,
 ) {
-  const product = await replayRequests(modelPath, steps, pools.product);
-  const baseline = await replayRequests(modelPath, steps, pools.baseline);
+  const product = await replayRequests(modelPath, steps, {});
+  const base = await replayRequests(modelPath, steps, baseline.pool);
   return {
     value: share(product),
-    unit,
-    ratio: Number((baseline.cpuSeconds / Math.max(0.1, product.cpuSeconds)).toFixed(2)),
+    unit: baseline.unit,
+    ratio: Number((base.cpuSeconds / Math.max(0.1, product.cpuSeconds)).toFixed(2)),
     product,
-    baseline: { ...baseline, share: share(baseline) },
+    baseline: { ...base, share: share(base) },
   };
-}
-
-/**
- * Replays `steps` (routed by prefix) with shared beginnings copied between sequences (the
- * product's) and without (the baseline).
- */
-export function compareSharing(modelPath: string, steps: readonly LoggedRequest[][]) {
-  return againstBaseline(
-    modelPath,
-    steps,
-    { product: { sharePrefixes: true }, baseline: { sharePrefixes: false } },
-    'share of prompt tokens from the KV cache, shared beginnings copied',
-  );
-}
-
-/**
- * Replays `steps` with the product's caches — kept beyond the sequences decoding at once, as
- * memory allows — and with one cache per sequence decoding (the baseline).
- */
-export function compareKeptCaches(modelPath: string, steps: readonly LoggedRequest[][]) {
-  return againstBaseline(
-    modelPath,
-    steps,
-    { product: {}, baseline: { caches: DEFAULT_SEQUENCES } },
-    'share of prompt tokens from the KV cache, caches kept beyond those decoding',
-  );
-}
-
-/**
- * Replays `steps` with another agent's cache kept and its shared beginning copied (the
- * product's, sequence-pool.ts `KEEP_OTHERS_TOKENS`) and with it cut back (the baseline), both
- * with the product's caches.
- */
-export function compareKeepingOthers(modelPath: string, steps: readonly LoggedRequest[][]) {
-  return againstBaseline(
-    modelPath,
-    steps,
-    { product: {}, baseline: { keepOtherCaches: false } },
-    "share of prompt tokens from the KV cache, another agent's cache kept",
-  );
-}
-
-/**
- * Replays `steps` with the product's automatic context and caches (at most 4,096 tokens a
- * sequence, so up to 64 caches in the memory: context-size.ts `AUTO_CONTEXT_CAP`) and with the
- * automatic choice before it (the model's trained 8,192 tokens, 32 caches) as the baseline.
- */
-export function compareContextCap(modelPath: string, steps: readonly LoggedRequest[][]) {
-  return againstBaseline(
-    modelPath,
-    steps,
-    { product: {}, baseline: { contextSize: 8192, caches: 32 } },
-    'share of prompt tokens from the KV cache, 4k sequences and the caches that frees',
-  );
 }
