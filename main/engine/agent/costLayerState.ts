@@ -10,8 +10,6 @@ import { z } from 'zod';
 export const actionChoiceSchema = z.object({
   location: z.string(),
   emoji: z.string(),
-  predicate: z.string(),
-  object: z.string(),
   objectState: z.string(),
 });
 

@@ -60,8 +60,6 @@ describe.skipIf(!models)('the cost layer on all-MiniLM-L6-v2 (real weights)', ()
         action: {
           location: KITCHEN,
           emoji: '🍞',
-          predicate: 'is making',
-          object: 'toast',
           objectState: 'idle',
         },
       },

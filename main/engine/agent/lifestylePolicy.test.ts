@@ -279,8 +279,6 @@ describe('FilePolicyStore', () => {
         action: {
           location: 'cafe > kitchen > stove',
           emoji: '☕',
-          predicate: 'washes',
-          object: 'cups',
           objectState: 'in use',
         },
       },

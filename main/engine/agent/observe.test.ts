@@ -97,7 +97,7 @@ describe('self-observation (reverie: the persona perceives its own event)', () =
     return actionOf(
       h.mind(now),
       task,
-      { location: 'x', emoji: '🫖', predicate: 'makes', object: task, objectState: 'in use' },
+      { location: 'x', emoji: '🫖', objectState: 'in use' },
       { endsAt: now + 600, taskKey: `0@${now}` },
     );
   }

@@ -461,8 +461,9 @@ async function reuseOrChooseAction(
 
 /**
  * The action for `task` done as `choice` says, from now until `timing.endsAt`: its description
- * is the task in -ing form (it completes "<name> is …") and the object's state a state phrase
- * (world/objectState.ts).
+ * is the task in -ing form (it completes "<name> is …"), its event triple the same sentence
+ * ("<name>", "is", "making tea"), as the product's own actions are ("is sleeping", "is idle"),
+ * and the object's state a state phrase (world/objectState.ts).
  */
 export function actionOf(
   mind: Mind,
@@ -471,13 +472,14 @@ export function actionOf(
   timing: { endsAt: number; taskKey: string },
 ): CurrentAction {
   const { address, objectAddress } = locationAddresses(mind.world.worldName, choice.location);
+  // The task completes "<name> is …": "make tea and eat breakfast" → "making tea and …".
+  const description = progressive(task);
   return {
-    // The task completes "<name> is …": "make tea and eat breakfast" → "making tea and …".
-    description: progressive(task),
+    description,
     address,
     emoji: choice.emoji,
-    predicate: choice.predicate,
-    object: choice.object,
+    predicate: 'is',
+    object: description,
     objectAddress,
     objectState: objectAddress ? objectStateOf(choice.objectState) : null,
     startedAt: mind.now,

@@ -1,9 +1,17 @@
 /**
  * `action`: where and how the agent does its current task, in ONE call. The reference spends
  * eight (sector, arena, object, emoji, event triple, object state, object emoji, object
- * triple); here one object carries them (ARCHITECTURE §4). The places the agent knows are
- * listed in the prompt, current area first, so the model sees its choices; the location is an
- * `enum` of exactly the places listed, so a hallucinated address cannot be produced.
+ * triple); here one object carries the place, the emoji and the object's state (ARCHITECTURE
+ * §4). The places the agent knows are listed in the prompt, current area first, so the model
+ * sees its choices; the location is an `enum` of exactly the places listed, so a hallucinated
+ * address cannot be produced.
+ *
+ * The event triple is not asked (issue 22): it is the task itself, "<name> is <task in -ing
+ * form>" (agent/plan.ts `actionOf`), as the agent's description already was. Asked for it,
+ * SmolLM2-135M wrote a triple that said something else in 22 of a recorded day's 70 answers
+ * ("has made a breakfast" / "a cake" for "make tea and eat breakfast", "welcomes the library"
+ * for "go to the library", "feeds the river" for "look at the river"), and the two fields with
+ * their keys were about a third of each answer's tokens.
  */
 import { parseAddress } from '../../../common/scenario/address';
 import { bullets } from './PromptSpec';
@@ -16,9 +24,7 @@ import { buildSpec, type PromptSpec } from './PromptSpec';
 /** Separates the parts of a location choice: "sector > arena > object". */
 export const LOCATION_SEPARATOR = ' > ';
 
-/** Longest predicate, object and object state, in words. */
-const PREDICATE_WORDS = 3;
-const OBJECT_WORDS = 4;
+/** Longest object state, in words. */
 export const STATE_WORDS = 5;
 
 /** The action as the model writes it. */
@@ -27,9 +33,6 @@ export interface ActionChoice {
   location: string;
   /** 1–4 characters shown over the sprite. */
   emoji: string;
-  /** Event triple with the agent as subject: predicate and object. */
-  predicate: string;
-  object: string;
   /**
    * What the used object is doing meanwhile, e.g. "being cooked on", as the model wrote it;
    * world/objectState.ts makes it a state ("in use" when it is not one).
@@ -52,10 +55,9 @@ export function actionPrompt(
     stable: exampleSystem(
       'Choose where the resident does their current task: one of the places listed, written ' +
         'exactly as listed (their current area when the task can be done there, else the ' +
-        'place the task names or needs). Then give one emoji for the task, the task as a ' +
-        `(resident, predicate, object) event — predicate at most ${PREDICATE_WORDS} words, ` +
-        `object at most ${OBJECT_WORDS} words — and the state of the object they use while ` +
-        'they use it: a state of the object, not what the resident does, such as "in use", ' +
+        'place the task names or needs). Then give one emoji for the task and the state of ' +
+        'the object they use while they use it: a state of the object, not what the resident ' +
+        'does, such as "in use", ' +
         `"being cleaned" or "being used for making tea", at most ${STATE_WORDS} words.`,
     ),
     examples: EXAMPLE_RESIDENTS.map(({ who: w, action: a }) => ({
@@ -72,8 +74,6 @@ export function actionPrompt(
       object({
         location: oneOf((kept.get('places') ?? []).map((i) => input.locations[i])),
         emoji: text(1, 4),
-        predicate: words(PREDICATE_WORDS, 2),
-        object: words(OBJECT_WORDS, 2),
         objectState: words(STATE_WORDS, 2),
       }),
   });

@@ -39,8 +39,6 @@ export interface ExampleResident {
     choice: {
       location: string;
       emoji: string;
-      predicate: string;
-      object: string;
       objectState: string;
     };
   };
@@ -159,8 +157,6 @@ const SAM: ExampleResident = {
     choice: {
       location: 'Elmford clinic > ward > nurses desk',
       emoji: '🏥',
-      predicate: 'arrives at',
-      object: 'the clinic',
       objectState: 'being used',
     },
   },
@@ -250,8 +246,6 @@ const ROSA: ExampleResident = {
     choice: {
       location: 'Elm Park > lawn > bench',
       emoji: '📖',
-      predicate: 'is reading',
-      object: 'a novel',
       objectState: 'being sat on',
     },
   },

@@ -49,7 +49,6 @@ const JSON_SAMPLE = JSON.stringify({
   insights: [{ insight: '', evidence: [1, 4, 7], importance: 6 }],
   location: '',
   emoji: '',
-  predicate: '',
   objectState: '',
   decision: 'talk',
   utterance: '',

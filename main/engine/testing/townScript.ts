@@ -48,8 +48,6 @@ export function townScript(options: { talk?: 'talk' | 'wait' | 'continue' } = {}
     action: (req) => ({
       location: enumOf(req, 'location')[0],
       emoji: '☕',
-      predicate: 'works at',
-      object: 'the counter',
       objectState: 'in use',
     }),
     // The wanted reaction when the prompt offers it (reverie's preconditions decide the offer,

@@ -682,8 +682,6 @@ describe('lifestyle policies in the Lab', () => {
         action: {
           location: 'Town:cafe:kitchen:stove',
           emoji: '☕',
-          predicate: 'grinds',
-          object: 'beans',
           objectState: 'ground',
         },
       },
