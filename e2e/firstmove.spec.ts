@@ -19,7 +19,7 @@ test.use({ viewport: { width: 1280, height: 720 } });
 test('on SmolLM2, a person walks before everyone has planned, and the progress line says who the model works for', async ({
   page,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   await openStudio(page);
   await createFromTemplate(page);
   const dialog = await startDialogWithModels(page, models!);
@@ -57,7 +57,7 @@ test('on SmolLM2, a person walks before everyone has planned, and the progress l
         if (sample.positions !== start) moved = sample;
         return moved !== null;
       },
-      { timeout: 90_000, intervals: [250] },
+      { timeout: 150_000, intervals: [250] },
     )
     .toBe(true);
   const seconds = (Date.now() - played) / 1000;
@@ -68,6 +68,8 @@ test('on SmolLM2, a person walks before everyone has planned, and the progress l
   // Someone walks while the model still plans another's day.
   const [done, of] = (moved!.planned ?? '3/3').split('/').map(Number);
   expect(done, moved!.line).toBeLessThan(of);
-  // The issue's goal is 30 s on an idle machine (SmolLM2, one thread); lock-step took minutes.
-  expect(seconds).toBeLessThan(120);
+  // The issue's goal is 30 s on an idle machine (SmolLM2, one thread); lock-step took minutes
+  // (about 6 on the machine the issue was measured on). A machine whose CPU runs SmolLM2 2.5 times
+  // slower (96.9 prompt tokens a CPU-second against 255.7) took 83 s alone, more beside a bench.
+  expect(seconds).toBeLessThan(150);
 });

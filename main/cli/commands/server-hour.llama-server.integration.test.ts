@@ -139,5 +139,7 @@ describe.skipIf(!models || !binary)('simulacra run --model-url on llama-server (
         Math.min(MIN_DISTINCT_EACH, activities.length),
       );
     }
-  }, 240_000);
+    // 254 s alone on a 2-core machine whose CPU runs this model 2.5 times slower than the one
+    // this test was written on (96.9 prompt tokens a CPU-second against 255.7): 240 was too tight.
+  }, 600_000);
 });
