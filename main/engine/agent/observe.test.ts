@@ -114,6 +114,12 @@ describe('self-observation (reverie: the persona perceives its own event)', () =
     expect(own.map((n) => n.description)).toEqual([
       `${ada.name} is making tea and eating breakfast`,
     ]);
+    // The event triple is the task's own words, not a second answer of the model's.
+    expect([own[0].subject, own[0].predicate, own[0].object]).toEqual([
+      ada.name,
+      'is',
+      'making tea and eating breakfast',
+    ]);
     // Rated by the model like any event (townScript rates every event 4), not given a rating.
     const asked = h.model.calls
       .filter((c) => c.fn === 'importance')
