@@ -11,7 +11,9 @@
  *     resident. Model CPU = the run's CPU-seconds less those of replaying the same run from its
  *     log (same engine, same embedder, answers from the log): what the model alone cost.
  *     Beside it, `predicted`: the CPU-seconds the evaluated prompt tokens and generated tokens
- *     would take at the model's own limit, so the gap is what batching, sampling and
+ *     would take at the model's own limit, and `predictedByContext`: the same with each token
+ *     at the context it attends to (a generated token after 1,200 tokens of prompt costs about
+ *     twice one after 20; ModelLimit.context), so the gap is what batching, sampling and
  *     scheduling add;
  *   - run.tokens_per_agent_day@willow-bend — evaluated (uncached) prompt tokens and generated
  *     tokens per agent-day, in all and per cognitive function;
@@ -46,10 +48,15 @@ import {
   type LlamaLanguageModel,
 } from '../../models/llama/llama-language-model';
 import { CostLedger, withLedger, type CostRow } from '../../models/ledger';
-import { cpuSeconds, measureModelLimit, type ModelLimit } from '../../models/testing/modelLimit';
+import {
+  cpuSeconds,
+  measureModelLimit,
+  predictCallCpuSeconds,
+  type ModelLimit,
+} from '../../models/testing/modelLimit';
 import { realTestModels, type RealTestModels } from '../../models/testing/test-models';
 import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
-import type { Embedder } from '../../models/types';
+import type { CompletionRequest, Embedder, LanguageModel } from '../../models/types';
 import { readScenarioFolder } from '../../packs/index';
 import { Simulation } from './Simulation';
 
@@ -80,6 +87,27 @@ function predictedCpuSeconds(row: CostRow, limit: ModelLimit): number {
   return (
     evaluated(row) / limit.promptTokensPerCpuS + row.completionTokens / limit.generateTokensPerCpuS
   );
+}
+
+/**
+ * `model`, adding to `sum` what each answered request's tokens would take at the model's limit,
+ * each at the context it attends to ({@link predictCallCpuSeconds}).
+ */
+function withPrediction(
+  model: LanguageModel,
+  limit: ModelLimit,
+  sum: { cpuSeconds: number },
+): LanguageModel {
+  return {
+    id: model.id,
+    tokenizer: model.tokenizer,
+    async complete<T = unknown>(request: CompletionRequest<T>) {
+      const result = await model.complete(request);
+      sum.cpuSeconds += predictCallCpuSeconds(limit, result.usage);
+      return result;
+    },
+    dispose: () => model.dispose(),
+  };
 }
 
 interface Measured {
@@ -132,6 +160,7 @@ interface DayFigures {
   seed: number;
   modelCpu: number;
   predicted: number;
+  predictedByContext: number;
   tokens: number;
   calls: number;
   kvShare: number;
@@ -149,11 +178,12 @@ async function willowBendDay(
   const scenario = await template(town, seed);
   const root = mkdtempSync(path.join(os.tmpdir(), `agent-day-${town}-`));
   const ledger = new CostLedger();
+  const byContext = { cpuSeconds: 0 };
   const cpu = process.cpuUsage();
   const sim = await Simulation.create(
     scenario,
     path.join(root, 'live'),
-    { model: withLedger(llm, ledger), embedder },
+    { model: withPrediction(withLedger(llm, ledger), limit, byContext), embedder },
     { conditions: townConditions(scenario.settings.costLayer) },
   );
   const steps = (24 * 3600) / scenario.settings.secondsPerStep;
@@ -189,6 +219,7 @@ async function willowBendDay(
     seed: scenario.settings.seed,
     modelCpu: modelCpu / agents,
     predicted: predictedCpuSeconds(totals, limit) / agents,
+    predictedByContext: byContext.cpuSeconds / agents,
     tokens: (evaluated(totals) + totals.completionTokens) / agents,
     calls: totals.calls / agents,
     kvShare: totals.cachedTokens / Math.max(1, totals.promptTokens),
@@ -200,6 +231,7 @@ async function willowBendDay(
     value: r1(figures.modelCpu),
     unit: 'model CPU-seconds per agent-day',
     predicted: r1(figures.predicted),
+    predictedByContext: r1(figures.predictedByContext),
     runCpuSeconds: r1(liveCpu),
     replayCpuSeconds: r1(replayCpu),
     wallSeconds: r1(day.wallSeconds),
@@ -249,6 +281,7 @@ function reportDays(days: readonly DayFigures[]): void {
     unit: 'model CPU-seconds per agent-day',
     ...spread('modelCpu', 1),
     predicted: spread('predicted', 1),
+    predictedByContext: spread('predictedByContext', 1),
     callsPerAgentDay: spread('calls', 1),
     observationsPerAgentDay: spread('observations', 1),
     reflectionsPerAgentDay: spread('reflections', 1),
@@ -295,16 +328,18 @@ async function harrowQuayHours(
   const scenario = await template(town, seed);
   const root = mkdtempSync(path.join(os.tmpdir(), `agent-day-${town}-`));
   const ledger = new CostLedger();
+  const byContext = { cpuSeconds: 0 };
   const sim = await Simulation.create(
     scenario,
     path.join(root, 'live'),
-    { model: withLedger(llm, ledger), embedder },
+    { model: withPrediction(withLedger(llm, ledger), limit, byContext), embedder },
     { conditions: townConditions(scenario.settings.costLayer) },
   );
   const hour = 3600 / scenario.settings.secondsPerStep;
   const measured: HourFigures[] = [];
   for (let h = 0; h < hours; h++) {
     const before = ledger.totals;
+    const predictedBefore = byContext.cpuSeconds;
     const gameSeconds = sim.clock.gameSecondsAt(sim.step);
     const start = sim.clock.label(gameSeconds);
     const which = h === 0 ? 'planning hour' : h === 1 ? 'next hour' : `hour ${h + 1}`;
@@ -318,6 +353,7 @@ async function harrowQuayHours(
       unit: 'CPU-seconds per game hour (engine and embedder included: under 5% in a replay)',
       hour: `${which}, from ${start}`,
       predicted: r1(predictedCpuSeconds(row, limit)),
+      predictedByContext: r1(byContext.cpuSeconds - predictedBefore),
       wallSeconds: r1(m.wallSeconds),
       calls: row.calls,
       evaluatedPromptTokens: evaluated(row),
@@ -367,6 +403,9 @@ function reportDayProjection(measured: readonly HourFigures[], town: string): vo
   });
 }
 
+const contextLine = (line: ModelLimit['context']['generate']) =>
+  Object.fromEntries(line.at.map((at, i) => [Math.round(at), Number(line.ms[i].toFixed(2))]));
+
 async function modelLimit(models: RealTestModels): Promise<ModelLimit> {
   const single = await createLlamaLanguageModel({
     modelPath: models.llm,
@@ -384,6 +423,9 @@ async function modelLimit(models: RealTestModels): Promise<ModelLimit> {
     generateTokensPerCpuS: r1(limit.generateTokensPerCpuS),
     promptTokensPerS: r1(limit.promptTokensPerS),
     generateTokensPerS: r1(limit.generateTokensPerS),
+    // CPU-ms a token costs against the context it attends to (ModelLimit.context).
+    generateMsPerTokenAtContext: contextLine(limit.context.generate),
+    evaluateMsPerTokenAtPosition: contextLine(limit.context.evaluate),
     threads: 1,
     load1: load1(),
   });

@@ -16,6 +16,27 @@ const TOWN =
   'is running for mayor and spends his days talking with neighbours at the cafe. Eddy Lin ' +
   'studies music composition at the college and practises piano in the evenings. ';
 
+/** CPU-milliseconds one token costs at two points, for a straight line through them. */
+export interface CostLine {
+  /** Tokens already in the sequence's cache when the token is evaluated or generated. */
+  at: [number, number];
+  ms: [number, number];
+}
+
+/**
+ * How a token's cost grows with the context it attends to. Measured here on SmolLM2-135M (one
+ * thread, node-llama-cpp's default flash attention): a generated token cost 15 CPU-ms after a
+ * 19-token prompt, 20 after 408, 33 after 1,208 and 44 after 2,108 — the weights' fixed cost
+ * plus about 14 ms per thousand tokens of attention, so a cached prefix is not free: every token
+ * generated after it reads it. Evaluating a prompt grows far less (about 4 ms per thousand
+ * tokens of mean position): its tokens share each weight read. A prediction from short-context
+ * rates alone came out 26% under a measured Willow Bend day; this line explains most of it.
+ */
+export interface ContextCost {
+  generate: CostLine;
+  evaluate: CostLine;
+}
+
 /** Medians over the repeats; `runs` holds each repeat's wall-clock rates. */
 export interface ModelLimit {
   promptTokensPerS: number;
@@ -25,6 +46,32 @@ export interface ModelLimit {
   runs: { promptTokensPerS: number; generateTokensPerS: number }[];
   /** The last generated text (temperature 0), to see the model answered in words. */
   sample: string;
+  context: ContextCost;
+}
+
+/** `line`'s cost at `x` tokens of context (extrapolated past its points, never below zero). */
+export function costAt(line: CostLine, x: number): number {
+  const [x0, x1] = line.at;
+  const [y0, y1] = line.ms;
+  return Math.max(0, y0 + ((y1 - y0) * (x - x0)) / (x1 - x0));
+}
+
+/**
+ * CPU-seconds one request's tokens take at the model's limit, each token at the context it
+ * attends to: evaluated tokens at their mean position after the cached prefix, generated tokens
+ * at the prompt's length plus half the answer.
+ */
+export function predictCallCpuSeconds(
+  limit: Pick<ModelLimit, 'context'>,
+  usage: { promptTokens: number; cachedTokens: number; completionTokens: number },
+): number {
+  const evaluated = usage.promptTokens - usage.cachedTokens;
+  const evaluateMs =
+    evaluated * costAt(limit.context.evaluate, (usage.cachedTokens + usage.promptTokens) / 2);
+  const generateMs =
+    usage.completionTokens *
+    costAt(limit.context.generate, usage.promptTokens + usage.completionTokens / 2);
+  return (evaluateMs + generateMs) / 1000;
 }
 
 export function cpuSeconds(usage: NodeJS.CpuUsage): number {
@@ -44,6 +91,7 @@ export async function measureModelLimit(
   const promptPerCpu: number[] = [];
   const generatePerCpu: number[] = [];
   let sample = '';
+  let evaluatedAt = 0;
   for (let repeat = 0; repeat < repeats; repeat++) {
     const nonce = `[${model.info.threads}-${repeat}-${Date.now()}]`;
     let cpu = process.cpuUsage();
@@ -59,6 +107,7 @@ export async function measureModelLimit(
     const promptMs = long.ms;
     const promptCpuS = cpuSeconds(process.cpuUsage(cpu));
     const evaluated = long.usage.promptTokens - long.usage.cachedTokens;
+    evaluatedAt = evaluated;
     cpu = process.cpuUsage();
     const short = await model.complete({
       fn: 'bench',
@@ -83,11 +132,66 @@ export async function measureModelLimit(
     sample = short.text;
   }
   return {
+    context: await measureContextCost(model, generateTokens / 2, {
+      at: evaluatedAt / 2,
+      ms: 1000 / median(promptPerCpu),
+    }),
     promptTokensPerS: median(runs.map((r) => r.promptTokensPerS)),
     promptTokensPerCpuS: median(promptPerCpu),
     generateTokensPerS: median(runs.map((r) => r.generateTokensPerS)),
     generateTokensPerCpuS: median(generatePerCpu),
     runs,
     sample,
+  };
+}
+
+/**
+ * {@link ContextCost} on `model` (one sequence, a context of at least 2,048): a short and a
+ * ~1,600-token prompt, each sent once to be evaluated (1 token generated) and again to generate
+ * `generateTokens` from the cache (one token evaluated), so the second call's CPU is generation
+ * alone. Medians of 3. Evaluation's near point is `shortEvaluate`, the ~400-token prompt the
+ * limit is measured on: a prompt of a few tokens is all fixed per-call cost.
+ */
+async function measureContextCost(
+  model: LlamaLanguageModel,
+  generateTokens: number,
+  shortEvaluate: { at: number; ms: number },
+): Promise<ContextCost> {
+  const point = async (system: string) => {
+    const evaluations: number[] = [];
+    const generations: number[] = [];
+    let promptTokens = 0;
+    for (let repeat = 0; repeat < 3; repeat++) {
+      const messages = [
+        { role: 'system' as const, content: `[context-${repeat}-${Date.now()}] ${system}` },
+        { role: 'user' as const, content: 'Describe your day from waking up to going to bed.' },
+      ];
+      let cpu = process.cpuUsage();
+      const first = await model.complete({ fn: 'bench', messages, maxTokens: 1, temperature: 0 });
+      evaluations.push((cpuSeconds(process.cpuUsage(cpu)) * 1000) / first.usage.promptTokens);
+      cpu = process.cpuUsage();
+      const again = await model.complete({
+        fn: 'bench',
+        messages,
+        maxTokens: generateTokens,
+        temperature: 0,
+      });
+      generations.push((cpuSeconds(process.cpuUsage(cpu)) * 1000) / again.usage.completionTokens);
+      promptTokens = first.usage.promptTokens;
+    }
+    return { promptTokens, evaluateMs: median(evaluations), generateMs: median(generations) };
+  };
+  const short = await point('You are Maria Lopez, the town baker.');
+  const long = await point(TOWN.repeat(20));
+  return {
+    generate: {
+      at: [short.promptTokens, long.promptTokens],
+      ms: [short.generateMs, long.generateMs],
+    },
+    // A whole prompt evaluated from an empty cache sits, on average, at half its length.
+    evaluate: {
+      at: [shortEvaluate.at, long.promptTokens / 2],
+      ms: [shortEvaluate.ms, long.evaluateMs],
+    },
   };
 }
