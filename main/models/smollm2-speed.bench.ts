@@ -51,8 +51,8 @@ if (models) {
     printBench({
       name: `llm.smollm2.generate_ms_by_context.t${threads}`,
       value: round(line.ms[1]),
-      unit: `CPU-ms per generated token after ${line.at[1]} prompt tokens`,
-      after: Object.fromEntries(line.at.map((at, i) => [at, round(line.ms[i])])),
+      unit: `CPU-ms per generated token at ${Math.round(line.at[1])} tokens of context`,
+      atContext: Object.fromEntries(line.at.map((at, i) => [Math.round(at), round(line.ms[i])])),
       ratio: round(line.ms[1] / line.ms[0]),
       threads: used,
       load1: round(os.loadavg()[0], 2),

@@ -161,6 +161,7 @@ async function measureContextCost(
     const evaluations: number[] = [];
     const generations: number[] = [];
     let promptTokens = 0;
+    let generated = 0;
     for (let repeat = 0; repeat < 3; repeat++) {
       const messages = [
         { role: 'system' as const, content: `[context-${repeat}-${Date.now()}] ${system}` },
@@ -178,14 +179,21 @@ async function measureContextCost(
       });
       generations.push((cpuSeconds(process.cpuUsage(cpu)) * 1000) / again.usage.completionTokens);
       promptTokens = first.usage.promptTokens;
+      generated = again.usage.completionTokens;
     }
-    return { promptTokens, evaluateMs: median(evaluations), generateMs: median(generations) };
+    return {
+      promptTokens,
+      // Generated tokens sit, on average, after the prompt and half the answer.
+      generatedAt: promptTokens + generated / 2,
+      evaluateMs: median(evaluations),
+      generateMs: median(generations),
+    };
   };
   const short = await point('You are Maria Lopez, the town baker.');
   const long = await point(TOWN.repeat(20));
   return {
     generate: {
-      at: [short.promptTokens, long.promptTokens],
+      at: [short.generatedAt, long.generatedAt],
       ms: [short.generateMs, long.generateMs],
     },
     // A whole prompt evaluated from an empty cache sits, on average, at half its length.
