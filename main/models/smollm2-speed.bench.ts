@@ -13,7 +13,7 @@
 import os from 'node:os';
 import { createLlamaLanguageModel } from './llama/llama-language-model.ts';
 import { printBench, round } from './testing/bench-support.ts';
-import { measureModelLimit } from './testing/modelLimit.ts';
+import { costByContext, measureContextCost, measureModelLimit } from './testing/modelLimit.ts';
 import { realTestModels } from './testing/test-models.ts';
 
 const models = realTestModels('the SmolLM2 speed bench');
@@ -47,12 +47,12 @@ if (models) {
       tokens_per_cpu_s: round(limit.generateTokensPerCpuS),
     });
     // What a generated token costs against the prompt before it (ModelLimit.context).
-    const line = limit.context.generate;
+    const line = (await measureContextCost(model, limit)).generate;
     printBench({
       name: `llm.smollm2.generate_ms_by_context.t${threads}`,
       value: round(line.ms[1]),
       unit: `CPU-ms per generated token at ${Math.round(line.at[1])} tokens of context`,
-      atContext: Object.fromEntries(line.at.map((at, i) => [Math.round(at), round(line.ms[i])])),
+      atContext: costByContext(line),
       ratio: round(line.ms[1] / line.ms[0]),
       threads: used,
       load1: round(os.loadavg()[0], 2),

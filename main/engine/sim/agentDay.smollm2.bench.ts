@@ -49,9 +49,12 @@ import {
 } from '../../models/llama/llama-language-model';
 import { CostLedger, withLedger, type CostRow } from '../../models/ledger';
 import {
+  costByContext,
   cpuSeconds,
+  measureContextCost,
   measureModelLimit,
   predictCallCpuSeconds,
+  type ContextCost,
   type ModelLimit,
 } from '../../models/testing/modelLimit';
 import { realTestModels, type RealTestModels } from '../../models/testing/test-models';
@@ -82,6 +85,9 @@ function tokensPerAgentDay(ledger: CostLedger, agentDays: number) {
   };
 }
 
+/** The model's own limit, with what a token costs against its context. */
+type Limit = ModelLimit & { context: ContextCost };
+
 /** CPU-seconds the ledger's tokens would take at the model's own limit. */
 function predictedCpuSeconds(row: CostRow, limit: ModelLimit): number {
   return (
@@ -95,7 +101,7 @@ function predictedCpuSeconds(row: CostRow, limit: ModelLimit): number {
  */
 function withPrediction(
   model: LanguageModel,
-  limit: ModelLimit,
+  limit: Limit,
   sum: { cpuSeconds: number },
 ): LanguageModel {
   return {
@@ -103,7 +109,7 @@ function withPrediction(
     tokenizer: model.tokenizer,
     async complete<T = unknown>(request: CompletionRequest<T>) {
       const result = await model.complete(request);
-      sum.cpuSeconds += predictCallCpuSeconds(limit, result.usage);
+      sum.cpuSeconds += predictCallCpuSeconds(limit.context, result.usage);
       return result;
     },
     dispose: () => model.dispose(),
@@ -171,7 +177,7 @@ interface DayFigures {
 async function willowBendDay(
   llm: LlamaLanguageModel,
   embedder: Embedder,
-  limit: ModelLimit,
+  limit: Limit,
   seed: number,
 ): Promise<DayFigures> {
   const town = 'willow-bend';
@@ -321,7 +327,7 @@ interface HourFigures {
 async function harrowQuayHours(
   llm: LlamaLanguageModel,
   embedder: Embedder,
-  limit: ModelLimit,
+  limit: Limit,
   hours: number,
 ) {
   const town = 'harrow-quay';
@@ -403,10 +409,7 @@ function reportDayProjection(measured: readonly HourFigures[], town: string): vo
   });
 }
 
-const contextLine = (line: ModelLimit['context']['generate']) =>
-  Object.fromEntries(line.at.map((at, i) => [Math.round(at), Number(line.ms[i].toFixed(2))]));
-
-async function modelLimit(models: RealTestModels): Promise<ModelLimit> {
+async function modelLimit(models: RealTestModels): Promise<Limit> {
   const single = await createLlamaLanguageModel({
     modelPath: models.llm,
     gpu: false,
@@ -415,6 +418,7 @@ async function modelLimit(models: RealTestModels): Promise<ModelLimit> {
     contextSize: 2048,
   });
   const limit = await measureModelLimit(single);
+  const context = await measureContextCost(single, limit);
   await single.dispose();
   reportBench({
     name: 'llm.model_limit@smollm2-135m',
@@ -424,12 +428,12 @@ async function modelLimit(models: RealTestModels): Promise<ModelLimit> {
     promptTokensPerS: r1(limit.promptTokensPerS),
     generateTokensPerS: r1(limit.generateTokensPerS),
     // CPU-ms a token costs against the context it attends to (ModelLimit.context).
-    generateMsPerTokenAtContext: contextLine(limit.context.generate),
-    evaluateMsPerTokenAtPosition: contextLine(limit.context.evaluate),
+    generateMsPerTokenAtContext: costByContext(context.generate),
+    evaluateMsPerTokenAtPosition: costByContext(context.evaluate),
     threads: 1,
     load1: load1(),
   });
-  return limit;
+  return { ...limit, context };
 }
 
 const { values: flags, positionals } = parseArgs({

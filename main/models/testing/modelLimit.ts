@@ -46,7 +46,15 @@ export interface ModelLimit {
   runs: { promptTokensPerS: number; generateTokensPerS: number }[];
   /** The last generated text (temperature 0), to see the model answered in words. */
   sample: string;
-  context: ContextCost;
+  /** Tokens of the prompt the prompt speed was measured on. */
+  promptTokens: number;
+}
+
+/** `line` as a bench line shows it: CPU-ms a token by tokens of context, `{ "54": 13, … }`. */
+export function costByContext(line: CostLine): Record<number, number> {
+  return Object.fromEntries(
+    line.at.map((at, i) => [Math.round(at), Number(line.ms[i].toFixed(2))]),
+  );
 }
 
 /** `line`'s cost at `x` tokens of context (extrapolated past its points, never below zero). */
@@ -62,15 +70,15 @@ export function costAt(line: CostLine, x: number): number {
  * at the prompt's length plus half the answer.
  */
 export function predictCallCpuSeconds(
-  limit: Pick<ModelLimit, 'context'>,
+  context: ContextCost,
   usage: { promptTokens: number; cachedTokens: number; completionTokens: number },
 ): number {
   const evaluated = usage.promptTokens - usage.cachedTokens;
   const evaluateMs =
-    evaluated * costAt(limit.context.evaluate, (usage.cachedTokens + usage.promptTokens) / 2);
+    evaluated * costAt(context.evaluate, (usage.cachedTokens + usage.promptTokens) / 2);
   const generateMs =
     usage.completionTokens *
-    costAt(limit.context.generate, usage.promptTokens + usage.completionTokens / 2);
+    costAt(context.generate, usage.promptTokens + usage.completionTokens / 2);
   return (evaluateMs + generateMs) / 1000;
 }
 
@@ -91,7 +99,7 @@ export async function measureModelLimit(
   const promptPerCpu: number[] = [];
   const generatePerCpu: number[] = [];
   let sample = '';
-  let evaluatedAt = 0;
+  let promptTokens = 0;
   for (let repeat = 0; repeat < repeats; repeat++) {
     const nonce = `[${model.info.threads}-${repeat}-${Date.now()}]`;
     let cpu = process.cpuUsage();
@@ -107,7 +115,7 @@ export async function measureModelLimit(
     const promptMs = long.ms;
     const promptCpuS = cpuSeconds(process.cpuUsage(cpu));
     const evaluated = long.usage.promptTokens - long.usage.cachedTokens;
-    evaluatedAt = evaluated;
+    promptTokens = evaluated;
     cpu = process.cpuUsage();
     const short = await model.complete({
       fn: 'bench',
@@ -132,16 +140,13 @@ export async function measureModelLimit(
     sample = short.text;
   }
   return {
-    context: await measureContextCost(model, generateTokens / 2, {
-      at: evaluatedAt / 2,
-      ms: 1000 / median(promptPerCpu),
-    }),
     promptTokensPerS: median(runs.map((r) => r.promptTokensPerS)),
     promptTokensPerCpuS: median(promptPerCpu),
     generateTokensPerS: median(runs.map((r) => r.generateTokensPerS)),
     generateTokensPerCpuS: median(generatePerCpu),
     runs,
     sample,
+    promptTokens,
   };
 }
 
@@ -149,13 +154,14 @@ export async function measureModelLimit(
  * {@link ContextCost} on `model` (one sequence, a context of at least 2,048): a short and a
  * ~1,600-token prompt, each sent once to be evaluated (1 token generated) and again to generate
  * `generateTokens` from the cache (one token evaluated), so the second call's CPU is generation
- * alone. Medians of 3. Evaluation's near point is `shortEvaluate`, the ~400-token prompt the
- * limit is measured on: a prompt of a few tokens is all fixed per-call cost.
+ * alone. Medians of 3. Evaluation's near point is `limit`'s ~400-token prompt (from
+ * {@link measureModelLimit} on the same model): a prompt of a few tokens is all fixed
+ * per-call cost.
  */
-async function measureContextCost(
+export async function measureContextCost(
   model: LlamaLanguageModel,
-  generateTokens: number,
-  shortEvaluate: { at: number; ms: number },
+  limit: ModelLimit,
+  { generateTokens = 64 } = {},
 ): Promise<ContextCost> {
   const point = async (system: string) => {
     const evaluations: number[] = [];
@@ -198,8 +204,8 @@ async function measureContextCost(
     },
     // A whole prompt evaluated from an empty cache sits, on average, at half its length.
     evaluate: {
-      at: [shortEvaluate.at, long.promptTokens / 2],
-      ms: [shortEvaluate.ms, long.evaluateMs],
+      at: [limit.promptTokens / 2, long.promptTokens / 2],
+      ms: [1000 / limit.promptTokensPerCpuS, long.evaluateMs],
     },
   };
 }
