@@ -26,7 +26,8 @@ export type CostLayerNote =
   | { kind: 'policy.dropped'; agentId: string; plan: string; reason: 'unreachable' }
   /** The cross-run store could not take a new policy (the run keeps it). */
   | { kind: 'policy.unsaved'; agentId: string; policyId: string; error: string }
-  | { kind: 'action.cached'; agentId: string; task: string }
+  /** An earlier `action` answer reused: for `from`, the same task or one `similarity` alike. */
+  | { kind: 'action.cached'; agentId: string; task: string; from: string; similarity: number }
   | { kind: 'wander'; agentId: string; memoryIds: string[]; clusters: number };
 
 export interface CostLayerHooks {

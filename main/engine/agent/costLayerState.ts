@@ -1,8 +1,8 @@
 /**
  * What the AGA cost layer keeps per agent, saved in the agent's snapshot: social memory per
  * acquaintance, the lifestyle policies the agent may reuse, the decomposition being recorded or
- * replayed from a policy, and the exact-match cache of per-action answers. Snapshots written
- * before the cost layer existed parse to the empty state.
+ * replayed from a policy, and the place choices the agent may reuse (placeChoices.ts). Snapshots
+ * written before the cost layer existed parse to the empty state.
  */
 import { z } from 'zod';
 
@@ -77,8 +77,14 @@ export const agentCostStateSchema = z.object({
   social: z.record(z.string(), socialEntrySchema).default({}),
   policies: z.array(lifestylePolicySchema).default([]),
   policyRun: policyRunSchema.nullable().default(null),
-  /** Exact-input key → the `action` answer given for it. */
-  actionCache: z.record(z.string(), actionChoiceSchema).default({}),
+  /**
+   * `action` answers with the task and the area they were asked in, oldest first
+   * (placeChoices.ts). Snapshots from before it kept an exact-input cache instead, which is
+   * dropped: its keys were hashes, from which no task can be compared.
+   */
+  placeChoices: z
+    .array(z.object({ task: z.string(), here: z.string(), action: actionChoiceSchema }))
+    .default([]),
   /**
    * Policies stored or reused while decomposing one schedule block: a second decomposition of
    * the same block (the rest of it, after a re-plan) may not reuse them — that would count the
@@ -93,5 +99,5 @@ export type AgentCostState = z.infer<typeof agentCostStateSchema>;
 
 /** The state of an agent that has used no part of the cost layer yet. */
 export function emptyCostState(): AgentCostState {
-  return { social: {}, policies: [], policyRun: null, actionCache: {}, blockPolicies: null };
+  return { social: {}, policies: [], policyRun: null, placeChoices: [], blockPolicies: null };
 }

@@ -24,6 +24,7 @@ import {
 import type { LifestylePolicy } from './costLayerState';
 import { lookupPolicy, storedEmbedding } from './lifestylePolicy';
 import { clusterVectors } from './mindWandering';
+import { earlierChoice } from './placeChoices';
 
 const models = realTestModels('the cost-layer calibration tests on all-MiniLM-L6-v2');
 
@@ -138,5 +139,32 @@ describe.skipIf(!models)('the cost layer on all-MiniLM-L6-v2 (real weights)', ()
       source: 'calibrated',
     });
     expect(calibration.wanderEpsilon.value).toBe(shipped.wanderEpsilon);
+  });
+
+  describe('place choices', () => {
+    const TABLE = 'cafe > kitchen > table';
+    const SINK = 'cafe > kitchen > sink';
+    const KITCHEN_AREA = 'Town:cafe:kitchen';
+    const tea = { location: TABLE, emoji: '🍵', objectState: 'being used for tea' };
+    const earlier = async (task: string, here = KITCHEN_AREA, offered = [TABLE, SINK]) => {
+      h.agents.ada.costLayer.placeChoices = [
+        { task: 'make a cup of tea', here: KITCHEN_AREA, action: tea },
+      ];
+      const mind = h.mind(0, { embedder, conditions: COST_LAYER_CONDITIONS });
+      return earlierChoice(h.agents.ada, mind, task, here, offered);
+    };
+
+    it('reuses the place chosen for the same task in other words (0.883), in the same area', async () => {
+      const found = await earlier('make the tea');
+      expect(found).toMatchObject({ task: 'make a cup of tea', action: tea });
+      expect(found!.similarity).toBeGreaterThan(0.87);
+      expect(found!.similarity).toBeLessThan(0.9);
+    });
+
+    it('asks again for another activity at the same place (0.646), from another area, or when the place is not offered now', async () => {
+      expect(await earlier('wash the teacups')).toBeNull();
+      expect(await earlier('make the tea', 'Town:cafe:counter')).toBeNull();
+      expect(await earlier('make the tea', KITCHEN_AREA, [SINK])).toBeNull();
+    });
   });
 });

@@ -14,8 +14,8 @@
  * {@link settleAction}), and the block was left without an interruption
  * ({@link closeRecording}). One interrupted (a chat or a wait re-plans the block) or with an
  * unreachable place is dropped. A policy is never reused for the block it came from (see
- * `blockPolicies`). The `action` calls themselves are also cached by exact input (task,
- * current place, offered places).
+ * `blockPolicies`). The `action` answers themselves are also reused for the same task in other
+ * words (placeChoices.ts).
  *
  * Determinism: policies live in the agent's snapshot and a run starts from the copy of the
  * store it was created with (`policies.json` in the run directory), so resume and replay make
@@ -31,8 +31,6 @@ import { embedderIdentity, similaritySetting } from './costLayerCalibration';
 import type { Mind } from './mind';
 import { cosine } from './vectors';
 
-/** Cached `action` answers kept per agent; the oldest entry goes first when full. */
-export const ACTION_CACHE_LIMIT = 1000;
 /**
  * Policies kept per agent, newest last; the oldest goes first when full. Bounds the snapshot
  * (each policy carries its embedding) and the lookup over a long run.
@@ -310,21 +308,4 @@ export function closeRecording(
     policyId: policy.id,
   });
   return policy;
-}
-
-/** Exact-match key of an `action` call's input (the clock is not part of it). */
-export function actionCacheKey(task: string, place: string, locations: readonly string[]): string {
-  return createHash('sha256')
-    .update(JSON.stringify([task, place, locations]))
-    .digest('hex')
-    .slice(0, 24);
-}
-
-/** Remembers an `action` answer, dropping the oldest when the cache is full. */
-export function cacheAction(agent: Agent, key: string, choice: ActionChoice): void {
-  const cache = agent.costLayer.actionCache;
-  delete cache[key];
-  cache[key] = choice;
-  const keys = Object.keys(cache);
-  for (let i = 0; i < keys.length - ACTION_CACHE_LIMIT; i++) delete cache[keys[i]];
 }

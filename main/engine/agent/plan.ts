@@ -19,8 +19,6 @@ import { conditionsOf, costLayerOf, plans } from './ablation';
 import type { Agent, CurrentAction, ScheduleBlock, Task } from './Agent';
 import { reviseForNewDay } from './dayRevision';
 import {
-  actionCacheKey,
-  cacheAction,
   closeRecording,
   lookupPolicy,
   recordAction,
@@ -30,6 +28,7 @@ import {
 } from './lifestylePolicy';
 import { PLAN_EXPIRY_GAME_SECONDS } from './memory';
 import { ask, remember, type Mind } from './mind';
+import { earlierChoice, keepChoice } from './placeChoices';
 import { placesFor } from './placeRelevance';
 import { bedtimeFor, layoutSchedule, layoutTasks, SLEEP_ACTIVITY } from './schedule';
 import { planningThoughts } from './planMemory';
@@ -430,8 +429,8 @@ async function chooseAction(
 
 /**
  * The lifestyle-policy path of choosing an action: the replayed policy's stored action, else an
- * exact-match cached answer, else the model's; the answer is recorded into the decomposition
- * being recorded and cached.
+ * earlier answer for the same task in the same or other words (placeChoices.ts), else the
+ * model's; the answer is recorded into the decomposition being recorded and kept.
  */
 async function reuseOrChooseAction(
   agent: Agent,
@@ -444,16 +443,21 @@ async function reuseOrChooseAction(
   if (reused) return reused;
   const here = mind.world.addressAt(agent.tile, 'arena') ?? mind.world.worldName;
   const offered = await placesOffered(agent, mind, task.task, block);
-  // Keyed on what the prompt is asked (the task, where the agent is, the places offered), so
-  // a task met again in another block hits when that block offers the same places.
-  const key = actionCacheKey(task.task, here, offered);
-  let choice: ActionChoice | undefined = agent.costLayer.actionCache[key];
-  if (choice) {
-    mind.costLayer?.note({ kind: 'action.cached', agentId: agent.id, task: task.task });
+  const earlier = await earlierChoice(agent, mind, task.task, here, offered);
+  let choice: ActionChoice;
+  if (earlier) {
+    choice = earlier.action;
+    mind.costLayer?.note({
+      kind: 'action.cached',
+      agentId: agent.id,
+      task: task.task,
+      from: earlier.task,
+      similarity: Number(earlier.similarity.toFixed(3)),
+    });
   } else {
     choice = await chooseAction(agent, mind, task.task, offered);
   }
-  cacheAction(agent, key, choice);
+  keepChoice(agent, task.task, here, choice);
   const { objectAddress } = locationAddresses(mind.world.worldName, choice.location);
   recordAction(agent, mind, task, day, choice, objectAddress);
   return choice;
