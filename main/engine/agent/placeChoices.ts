@@ -14,17 +14,22 @@
  * 38 answers, and of the 288 `action` calls still made, 53 were for a paraphrase of an earlier
  * task of the same resident in the same area whose place was offered again.
  */
-import type { Embedder } from '../../models/types';
-import { LruCache } from '../../models/lru-cache';
 import type { ActionChoice } from '../prompts/action';
 import { costLayerOf } from './ablation';
 import type { Agent } from './Agent';
 import { similaritySetting } from './costLayerCalibration';
 import type { Mind } from './mind';
+import { TextVectors } from './textVectors';
 import { cosine } from './vectors';
 
 /** Place choices kept per agent, newest last; the oldest goes first when full. */
 export const PLACE_CHOICE_LIMIT = 100;
+
+/**
+ * Task vectors: a resident's kept tasks are compared again at every `action`. Room for 80
+ * residents' choices (1.5 KB a vector with MiniLM), so a large town does not embed them again.
+ */
+const taskVectors = new TextVectors(80 * PLACE_CHOICE_LIMIT);
 
 /** An earlier answer that serves the task now. */
 export interface EarlierChoice {
@@ -54,7 +59,7 @@ export async function earlierChoice(
   if (same) return { task, action: same.action, similarity: 1 };
   const threshold = similaritySetting('policySimilarity', mind.embedder, costLayerOf(mind)).value;
   const tasks = [...new Set(candidates.map((c) => c.task))];
-  const [now, ...earlier] = await vectorsOf(mind.embedder, [task, ...tasks]);
+  const [now, ...earlier] = await taskVectors.of(mind.embedder, [task, ...tasks]);
   let best: EarlierChoice | null = null;
   for (const [i, earlierTask] of tasks.entries()) {
     const similarity = cosine(now, earlier[i]);
@@ -72,20 +77,4 @@ export function keepChoice(agent: Agent, task: string, here: string, action: Act
   if (old >= 0) choices.splice(old, 1);
   choices.push({ task, here, action });
   if (choices.length > PLACE_CHOICE_LIMIT) choices.splice(0, choices.length - PLACE_CHOICE_LIMIT);
-}
-
-/**
- * Task vectors by embedder. Not kept in the snapshot (a vector is 384 numbers): computed again
- * after a resume, the same text gives the same vector.
- */
-const taskVectors = new WeakMap<Embedder, LruCache<string, Float32Array>>();
-
-async function vectorsOf(embedder: Embedder, texts: readonly string[]): Promise<Float32Array[]> {
-  let cache = taskVectors.get(embedder);
-  if (!cache) taskVectors.set(embedder, (cache = new LruCache(4 * PLACE_CHOICE_LIMIT)));
-  const missing = [...new Set(texts.filter((t) => cache.get(t) === undefined))];
-  const vectors = missing.length > 0 ? await embedder.embed(missing) : [];
-  const found = new Map(missing.map((t, i) => [t, vectors[i]]));
-  for (const [t, v] of found) cache.set(t, v);
-  return texts.map((t) => found.get(t) ?? cache.get(t)!);
 }

@@ -11,11 +11,11 @@
  * and the library's archive shelves for the tasks that named them.
  */
 import { parseAddress } from '../../../common/scenario/address';
-import type { Embedder } from '../../models/types';
 import { LOCATION_SEPARATOR } from '../prompts/action';
 import { conditionsOf } from './ablation';
 import type { Agent } from './Agent';
 import type { Mind } from './mind';
+import { TextVectors } from './textVectors';
 
 /** Places offered per action. */
 export const PLACES_OFFERED = 3;
@@ -30,19 +30,8 @@ export const PLACES_OFFERED = 3;
 const HOME_BONUS = 0.05;
 const HERE_BONUS = 0.02;
 
-/** Place-name vectors by embedder: names repeat every step, their vectors never change. */
-const placeVectors = new WeakMap<Embedder, Map<string, Float32Array>>();
-
-async function vectorsOf(embedder: Embedder, names: readonly string[]): Promise<Float32Array[]> {
-  let cache = placeVectors.get(embedder);
-  if (!cache) placeVectors.set(embedder, (cache = new Map()));
-  const missing = [...new Set(names.filter((n) => !cache.has(n)))];
-  if (missing.length > 0) {
-    const vectors = await embedder.embed(missing);
-    missing.forEach((n, i) => cache.set(n, vectors[i]));
-  }
-  return names.map((n) => cache.get(n)!);
-}
+/** Place-name vectors: the names repeat every step. A town has hundreds, not thousands. */
+const placeVectors = new TextVectors(4096);
 
 function dot(a: Float32Array, b: Float32Array): number {
   let sum = 0;
@@ -109,7 +98,7 @@ export async function placesFor(
   if (!conditionsOf(mind).guards.placeShortlist) return [...locations];
   if (locations.length <= PLACES_OFFERED) return [...locations];
   const [taskVector] = await mind.embedder.embed([query]);
-  const vectors = await vectorsOf(mind.embedder, locations);
+  const vectors = await placeVectors.of(mind.embedder, locations);
   const homeSector = parseAddress(agent.identity.livingArea)[1];
   const here = mind.world.details(agent.tile);
   const hereArena = here ? `${here.sector}${LOCATION_SEPARATOR}${here.arena}` : null;
