@@ -16,10 +16,18 @@ export class TextVectors {
   async of(embedder: Embedder, texts: readonly string[]): Promise<Float32Array[]> {
     let kept = this.byEmbedder.get(embedder);
     if (!kept) this.byEmbedder.set(embedder, (kept = new LruCache(this.capacity)));
-    const missing = [...new Set(texts.filter((t) => kept.get(t) === undefined))];
+    // Read what is kept before awaiting: another call may push it out meanwhile.
+    const found = new Map<string, Float32Array>();
+    for (const t of texts) {
+      const vector = kept.get(t);
+      if (vector) found.set(t, vector);
+    }
+    const missing = [...new Set(texts.filter((t) => !found.has(t)))];
     const vectors = missing.length > 0 ? await embedder.embed(missing) : [];
-    const computed = new Map(missing.map((t, i) => [t, vectors[i]]));
-    for (const [t, v] of computed) kept.set(t, v);
-    return texts.map((t) => computed.get(t) ?? kept.get(t)!);
+    missing.forEach((t, i) => {
+      found.set(t, vectors[i]);
+      kept.set(t, vectors[i]);
+    });
+    return texts.map((t) => found.get(t)!);
   }
 }
