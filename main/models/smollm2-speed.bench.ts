@@ -4,10 +4,10 @@
  * threads (testing/modelLimit.ts: a ~400-token prompt with 1 completion token; the completion
  * tokens of a short prompt after its prompt's time), and `generate_ms_by_context`: CPU-ms per
  * generated token after a short and a ~1,600-token prompt (ratio long ÷ short). Every request
- * starts with its own nonce so no KV cache is reused. `threads` in each line is what the provider actually used (it never
- * takes more than the free cores), `load1` the machine's 1-minute load average at the end: on a
- * shared machine read the figures with it, and with `tokens_per_cpu_s` (tokens per CPU-second
- * this process got).
+ * starts with its own nonce so no KV cache is reused. `threads` in each line is what the
+ * provider actually used (it never takes more than the free cores), `load1` the machine's
+ * 1-minute load average at the end: on a shared machine read the figures with it, and with
+ * `tokens_per_cpu_s` (tokens per CPU-second this process got).
  * Run: npx tsx main/models/smollm2-speed.bench.ts
  */
 import os from 'node:os';

@@ -51,21 +51,23 @@ export async function earlierChoice(
   here: string,
   offered: readonly string[],
 ): Promise<EarlierChoice | null> {
+  // One entry per task and area (keepChoice), so each candidate's task is its own.
   const candidates = agent.costLayer.placeChoices.filter(
     (c) => c.here === here && offered.includes(c.action.location),
   );
   if (candidates.length === 0) return null;
-  const same = candidates.findLast((c) => c.task === task);
+  const same = candidates.find((c) => c.task === task);
   if (same) return { task, action: same.action, similarity: 1 };
   const threshold = similaritySetting('policySimilarity', mind.embedder, costLayerOf(mind)).value;
-  const tasks = [...new Set(candidates.map((c) => c.task))];
-  const [now, ...earlier] = await taskVectors.of(mind.embedder, [task, ...tasks]);
+  const [now, ...earlier] = await taskVectors.of(mind.embedder, [
+    task,
+    ...candidates.map((c) => c.task),
+  ]);
   let best: EarlierChoice | null = null;
-  for (const [i, earlierTask] of tasks.entries()) {
+  for (const [i, c] of candidates.entries()) {
     const similarity = cosine(now, earlier[i]);
     if (similarity < threshold || (best && similarity <= best.similarity)) continue;
-    const action = candidates.findLast((c) => c.task === earlierTask)!.action;
-    best = { task: earlierTask, action, similarity };
+    best = { task: c.task, action: c.action, similarity };
   }
   return best;
 }
