@@ -15,7 +15,11 @@ function countingModel(): LanguageModel & { calls: number } {
       const text = JSON.stringify({ n: request.messages.at(-1)!.content.length });
       return {
         text,
-        json: request.schema ? (JSON.parse(text) as T) : undefined,
+        json: request.schema
+          ? request.validator
+            ? request.validator.parse(JSON.parse(text))
+            : (JSON.parse(text) as T)
+          : undefined,
         usage: { promptTokens: 10, cachedTokens: 4, completionTokens: 3 },
         ms: 2,
         finishReason: 'stop',
@@ -142,5 +146,18 @@ describe('response cache', () => {
     await expect(model.complete(keyed('fail', 'k3'))).rejects.toThrow('boom');
     expect(inner.calls).toBe(5);
     expect(model.hits).toBe(1);
+  });
+
+  it('gives a duplicate the answer in its own terms when the validator changes its form', async () => {
+    const { withResponseCache } = await import('./response-cache.ts');
+    const inner = countingModel();
+    const model = withResponseCache(inner);
+    // As a tuple shape does: the model writes one form, the caller reads another.
+    const validator = { parse: (v: unknown) => ({ chars: (v as { n: number }).n }) };
+    const keyed = { ...req('action', 'ada', 'xyz'), cacheKey: 'k', validator };
+    const [a, b] = await Promise.all([model.complete(keyed), model.complete(keyed)]);
+    expect(a.json).toEqual({ chars: 3 });
+    expect(b.json).toEqual({ chars: 3 });
+    expect(inner.calls).toBe(1);
   });
 });

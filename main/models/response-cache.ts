@@ -38,9 +38,10 @@ export function withResponseCache(model: LanguageModel): CachingLanguageModel {
         const started = performance.now();
         const first = await pending;
         hits++;
+        // Parsed again from what the model wrote: the first caller's value is in its own terms.
         const json =
           request.validator && first.json !== undefined
-            ? request.validator.parse(first.json)
+            ? request.validator.parse(JSON.parse(first.text))
             : (first.json as T | undefined);
         return {
           ...first,

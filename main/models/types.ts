@@ -18,7 +18,14 @@ export type JsonSchema = Readonly<Record<string, unknown>>;
  * but this module does not depend on zod.
  */
 export interface OutputValidator<T> {
+  /** The answer as the model wrote it (parsed JSON) in the caller's terms. */
   parse(value: unknown): T;
+  /**
+   * The inverse of `parse`: a value in the caller's terms as the model would write it (a prompt
+   * may ask for a compact form, e.g. an object written as an array of its values). Test doubles
+   * answer through it.
+   */
+  write?(value: T): unknown;
 }
 
 /** One call to a language model, tagged for the cost ledger. */

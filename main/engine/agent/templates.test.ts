@@ -152,11 +152,10 @@ function fitted(fn: TaskFn, raw: string): string {
   if (fn === 'plan.hourly') {
     const input = { date: 'd', fromHour: 7, dailyPlan: ['a'], recentThoughts: [] };
     const p = planHourlyPrompt(who, input).fit(roomy);
-    const block = { hours: 1, asleep: false };
     return p.validator.parse({
       schedule: [
-        { activity: raw, ...block },
-        { activity: 'sleep', ...block },
+        [raw, 1, false],
+        ['sleep', 1, true],
       ],
     }).schedule[0].activity;
   }
@@ -164,8 +163,8 @@ function fitted(fn: TaskFn, raw: string): string {
   const p = planDecomposePrompt(who, input).fit(roomy);
   return p.validator.parse({
     tasks: [
-      { task: raw, minutes: 15 },
-      { task: 'go home', minutes: 15 },
+      [raw, 15],
+      ['go home', 15],
     ],
   }).tasks[0].task;
 }

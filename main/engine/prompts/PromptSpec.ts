@@ -49,7 +49,8 @@ export interface FittedPrompt<T> {
   fn: CognitiveFn;
   messages: ChatMessage[];
   schema: JsonSchema;
-  validator: { parse(value: unknown): T };
+  /** Parses the answer as the model writes it; `write` is its inverse ({@link Shape.write}). */
+  validator: { parse(value: unknown): T; write(value: T): unknown };
   /**
    * Puts a validated answer in the caller's terms (e.g. statement numbers of the statements
    * that fitted back to the numbers of those the caller gave).
@@ -75,6 +76,7 @@ export type KeptItems = ReadonlyMap<string, readonly number[]>;
  */
 export interface Example {
   question: string;
+  /** In the caller's terms (the shape's parsed form); shown as the model writes it. */
   answer: unknown;
 }
 
@@ -98,10 +100,12 @@ export function buildSpec<T>(args: {
   const shapeFor = (kept: KeptItems) =>
     typeof args.shape === 'function' ? args.shape(kept) : args.shape;
   const temperature = args.temperature ?? DEFAULT_TEMPERATURE;
-  const shown: ChatMessage[] = (args.examples ?? []).flatMap((e) => [
-    { role: 'user' as const, content: e.question },
-    { role: 'assistant' as const, content: JSON.stringify(e.answer) },
-  ]);
+  // Example answers are given in the caller's terms and shown as the model writes them.
+  const showExamples = (shape: Shape<T>): ChatMessage[] =>
+    (args.examples ?? []).flatMap((e) => [
+      { role: 'user' as const, content: e.question },
+      { role: 'assistant' as const, content: JSON.stringify(shape.write(e.answer as T)) },
+    ]);
   return {
     fn: args.fn,
     temperature,
@@ -113,6 +117,7 @@ export function buildSpec<T>(args: {
       );
       // Reserve the answer as if every item fitted (enums and numbers are then longest).
       const reserve = answerTokens(shapeFor(everything).json, profile).realistic;
+      const shown = showExamples(shapeFor(everything));
       const bare = estimateTokens(args.stable, profile) + profile.templateTokens;
       // The examples go in whole, all of them or the first few, only while the question then
       // still fits whole (no cut, every list item kept): they help a small model, but a context
@@ -150,7 +155,7 @@ export function buildSpec<T>(args: {
         fn: args.fn,
         messages,
         schema: shape.json,
-        validator: shape.zod,
+        validator: { parse: (value) => shape.zod.parse(value), write: shape.write },
         decode: (answer) => (args.decode ? args.decode(answer, user.kept) : answer),
         maxTokens: Math.min(size.worst, Math.max(size.realistic, room)),
         temperature,

@@ -4,8 +4,9 @@
  * `createGrammarForJsonSchema`, OpenAI `json_schema`) and the zod validator the answer is
  * checked with. Only the keywords node-llama-cpp's GBNF converter understands are emitted:
  * `type`, `properties`, `required`, `additionalProperties`, `enum`, `minLength`, `maxLength`,
- * `items`, `minItems`, `maxItems`. Integer ranges are written as an `enum` of the allowed
- * values because the grammar converter has no `minimum`/`maximum`.
+ * `items`, `prefixItems`, `minItems`, `maxItems` (and `description`, which converters ignore).
+ * Integer ranges are written as an `enum` of the allowed values because the grammar converter
+ * has no `minimum`/`maximum`.
  */
 import { z } from 'zod';
 import type { JsonSchema } from '../../models/types';
@@ -15,14 +16,24 @@ import { fitWords } from './wordLimit';
 /** A JSON schema and the zod validator that accepts exactly the same values. */
 export interface Shape<T> {
   json: JsonSchema;
+  /** Parses what the model wrote into the caller's terms (a {@link tuple} into its object). */
   zod: z.ZodType<T>;
+  /**
+   * `value` as the model writes it, the inverse of `zod`'s parse: worked examples are shown in
+   * it. Structural only, not validated (an example may cite more statements than a question).
+   */
+  write(value: T): unknown;
 }
+
+/** The write of a shape the model writes as the caller reads it. */
+const same = <T>(value: T): unknown => value;
 
 /** A string of `min`–`max` characters. */
 export function text(min: number, max: number): Shape<string> {
   return {
     json: { type: 'string', minLength: min, maxLength: max },
     zod: z.string().min(min).max(max),
+    write: same,
   };
 }
 
@@ -48,6 +59,7 @@ export function words(maxWords: number, minChars = 1): Shape<string> {
       .min(minChars)
       .max(maxChars)
       .transform((s) => fitWords(s, maxWords, maxChars)),
+    write: same,
   };
 }
 
@@ -57,6 +69,7 @@ export function oneOf<const T extends string>(values: readonly T[]): Shape<T> {
   return {
     json: { enum: [...values] },
     zod: z.enum(values as unknown as [T, ...T[]]) as unknown as z.ZodType<T>,
+    write: same,
   };
 }
 
@@ -67,6 +80,7 @@ export function intIn(min: number, max: number): Shape<number> {
   return {
     json: { enum: values },
     zod: z.number().int().min(min).max(max),
+    write: same,
   };
 }
 
@@ -79,12 +93,13 @@ export function intOf(values: readonly number[]): Shape<number> {
       .number()
       .int()
       .refine((v) => values.includes(v), `expected one of ${values.join(', ')}`),
+    write: same,
   };
 }
 
 /** true or false. */
 export function bool(): Shape<boolean> {
-  return { json: { type: 'boolean' }, zod: z.boolean() };
+  return { json: { type: 'boolean' }, zod: z.boolean(), write: same };
 }
 
 /** A list of `min`–`max` items of one shape. */
@@ -92,6 +107,7 @@ export function list<T>(item: Shape<T>, min: number, max: number): Shape<T[]> {
   return {
     json: { type: 'array', items: item.json, minItems: min, maxItems: max },
     zod: z.array(item.zod).min(min).max(max),
+    write: (values) => values.map((v) => item.write(v)),
   };
 }
 
@@ -114,6 +130,59 @@ export function object<M extends ShapeMap>(fields: M): Shape<ObjectOf<M>> {
       additionalProperties: false,
     },
     zod: z.object(zodFields) as unknown as z.ZodType<ObjectOf<M>>,
+    write: (value) => writeFields(fields, value),
+  };
+}
+
+function writeFields<M extends ShapeMap>(fields: M, value: ObjectOf<M>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(fields).map(([key, shape]) => [key, shape.write(value[key as keyof M])]),
+  );
+}
+
+/**
+ * An object the model writes as a JSON array of its fields' values in this order, e.g.
+ * `["make tea",15]` for `{ task: "make tea", minutes: 15 }`. Keys are syntax a model generates
+ * token by token for every item of every answer: SmolLM2 wrote a recorded day's schedules, place
+ * choices, decompositions and insights in 24–35% fewer tokens as tuples (issue 22, "short keys
+ * and compact output"). The prompt must name the fields in order. Each field's schema carries
+ * its name as `description`, for tools that read a schema (grammar converters ignore it).
+ */
+export function tuple<M extends ShapeMap>(fields: M): Shape<ObjectOf<M>> {
+  const keys = Object.keys(fields);
+  const shapes = Object.values(fields);
+  return {
+    json: {
+      type: 'array',
+      prefixItems: keys.map((key) => ({ ...fields[key].json, description: key })),
+      minItems: keys.length,
+      maxItems: keys.length,
+    },
+    zod: z
+      .tuple(shapes.map((f) => f.zod) as unknown as [z.ZodType, ...z.ZodType[]])
+      .transform(
+        (values) =>
+          Object.fromEntries(keys.map((key, i) => [key, values[i]])) as unknown as ObjectOf<M>,
+      ) as unknown as z.ZodType<ObjectOf<M>>,
+    write: (value) => keys.map((key) => fields[key].write(value[key as keyof M])),
+  };
+}
+
+/**
+ * An answer whose root is an object of the one field `key`, read as that field's value: a
+ * {@link tuple} answer written as `{"key":[…]}`, because OpenAI-compatible servers constrain an
+ * object at the root.
+ */
+export function rooted<T>(key: string, shape: Shape<T>): Shape<T> {
+  return {
+    json: {
+      type: 'object',
+      properties: { [key]: shape.json },
+      required: [key],
+      additionalProperties: false,
+    },
+    zod: z.object({ [key]: shape.zod }).transform((o) => o[key] as T) as unknown as z.ZodType<T>,
+    write: (value) => ({ [key]: shape.write(value) }),
   };
 }
 
@@ -193,6 +262,7 @@ function answerParts(schema: JsonSchema, depth: number): AnswerParts {
     case 'boolean':
       return { ...none, structureChars: 5 };
     case 'array': {
+      if (Array.isArray(s.prefixItems)) return tupleParts(s.prefixItems as JsonSchema[], depth);
       const n = (s.maxItems as number) ?? 0;
       const item = answerParts(s.items as JsonSchema, depth + 1);
       return {
@@ -222,4 +292,25 @@ function answerParts(schema: JsonSchema, depth: number): AnswerParts {
     default:
       throw new RangeError(`answerTokens: unsupported schema ${JSON.stringify(schema)}`);
   }
+}
+
+/** A {@link tuple}: its items side by side, with the whitespace gaps a list has. */
+function tupleParts(items: readonly JsonSchema[], depth: number): AnswerParts {
+  const sum = {
+    structureChars: 2,
+    contentChars: 0,
+    strings: 0,
+    gaps: 1,
+    gapChars: gapChars(depth),
+  };
+  for (const schema of items) {
+    const item = answerParts(schema, depth + 1);
+    sum.structureChars += item.structureChars + 1;
+    sum.contentChars += item.contentChars;
+    sum.strings += item.strings;
+    // Before and after the item.
+    sum.gaps += item.gaps + 2;
+    sum.gapChars += item.gapChars + 2 * gapChars(depth + 1);
+  }
+  return sum;
 }

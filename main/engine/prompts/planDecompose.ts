@@ -6,7 +6,7 @@
 import { freeText, type Part } from './budget';
 import { EXAMPLE_RESIDENTS } from './examples';
 import { exampleSystem, residentBrief, type IdentityView } from './identity';
-import { intOf, list, object, words } from './jsonSchema';
+import { intOf, list, object, tuple, words } from './jsonSchema';
 import { buildSpec, type PromptSpec } from './PromptSpec';
 
 /**
@@ -34,7 +34,7 @@ const TASK_WORDS = 8;
 const shapeFor = (minutes: number) =>
   object({
     tasks: list(
-      object({ task: words(TASK_WORDS, 3), minutes: intOf(TASK_MINUTES) }),
+      tuple({ task: words(TASK_WORDS, 3), minutes: intOf(TASK_MINUTES) }),
       2,
       maxTasksFor(minutes),
     ),
@@ -63,8 +63,9 @@ export function planDecomposePrompt(
   return buildSpec({
     fn: 'plan.decompose',
     stable: exampleSystem(
-      "Break the resident's activity into consecutive tasks of 5 to 60 minutes each that " +
-        `together fill the whole time given, each task at most ${TASK_WORDS} words.`,
+      "Break the resident's activity into consecutive tasks that together fill the whole time " +
+        `given, each written as [task, minutes]: a task of at most ${TASK_WORDS} words and its ` +
+        'length, 5 to 60 minutes.',
     ),
     examples: EXAMPLE_RESIDENTS.map((e) => ({
       question: question(e.who, { date: e.date, ...e.decomposition }),

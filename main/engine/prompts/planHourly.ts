@@ -7,7 +7,7 @@
 import { ranked } from './budget';
 import { EXAMPLE_RESIDENTS } from './examples';
 import { exampleSystem, residentBrief, type IdentityView } from './identity';
-import { bool, intIn, list, object, words } from './jsonSchema';
+import { bool, intIn, list, object, tuple, words } from './jsonSchema';
 import { wakeItem } from './planDaily';
 import { buildSpec, bullets, type PromptSpec } from './PromptSpec';
 
@@ -17,7 +17,7 @@ export const MAX_BLOCK_HOURS = 4;
 /** Longest activity, in words. */
 const ACTIVITY_WORDS = 6;
 
-const block = object({
+const block = tuple({
   activity: words(ACTIVITY_WORDS, 3),
   hours: intIn(1, MAX_BLOCK_HOURS),
   asleep: bool(),
@@ -52,9 +52,10 @@ export function planHourlyPrompt(
     fn: 'plan.hourly',
     stable: exampleSystem(
       "Turn the resident's day plan into an hour-by-hour schedule: consecutive blocks, each " +
-        `with an activity of at most ${ACTIVITY_WORDS} words, its length in whole hours (1 to ` +
-        `${MAX_BLOCK_HOURS}) and whether they are asleep during it. Cover the time until ` +
-        `midnight in at most ${MAX_BLOCKS} blocks; end with sleep.`,
+        `written as [activity, hours, asleep]: an activity of at most ${ACTIVITY_WORDS} words, ` +
+        `its length in whole hours (1 to ${MAX_BLOCK_HOURS}) and whether they are asleep during ` +
+        `it (true or false). Cover the time until midnight in at most ${MAX_BLOCKS} blocks; ` +
+        'end with sleep.',
     ),
     examples: EXAMPLE_RESIDENTS.map((e) => ({
       question:

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exampleFor } from '../testing/ScriptedModel';
+import { exampleFor, fieldSchema } from '../testing/ScriptedModel';
 import { actionPrompt } from './action';
 import { actNowPrompt } from './actNow';
 import { converseRelationshipPrompt } from './converseRelationship';
@@ -132,7 +132,8 @@ const roomy: TokenProfile = {
 function stringLimits(schema: unknown, into: number[] = []): number[] {
   const s = schema as Record<string, unknown>;
   if (s.type === 'string') into.push(s.maxLength as number);
-  if (s.type === 'array') stringLimits(s.items, into);
+  if (s.type === 'array')
+    for (const item of (s.prefixItems as unknown[]) ?? [s.items]) stringLimits(item, into);
   if (s.type === 'object')
     for (const v of Object.values(s.properties as object)) stringLimits(v, into);
   return into;
@@ -145,7 +146,9 @@ describe('prompt builders', () => {
       const one = build('first input').fit(roomy);
       const two = build('second input').fit(roomy);
       expect(one.fn).toBe(fn);
-      expect(one.validator.parse(exampleFor(one.schema))).toEqual(exampleFor(one.schema));
+      // What the model writes within the grammar parses, and writes back as it was written.
+      const written = exampleFor(one.schema);
+      expect(one.validator.write(one.validator.parse(written))).toEqual(written);
       // Everything before the question (system text, worked examples) is the same for both.
       expect(one.messages.slice(0, -1)).toEqual(two.messages.slice(0, -1));
       expect(one.messages.at(-1)).toMatchObject({ role: 'user' });
@@ -176,17 +179,10 @@ describe('prompt builders', () => {
     const user = fitted.messages.at(-1)?.content;
     expect(user).toContain('You are in cafe > kitchen.');
     expect(user).toContain('- cafe > kitchen\n- park > lawn');
-    expect((fitted.schema as { properties: { location: unknown } }).properties.location).toEqual({
-      enum: ['cafe > kitchen', 'park > lawn'],
-    });
-    const answer = {
-      location: 'moon > base',
-      emoji: 'x',
-      predicate: 'is',
-      object: 'ok',
-      objectState: 'ok',
-    };
-    expect(() => fitted.validator.parse(answer)).toThrow();
+    expect(fieldSchema(fitted.schema, 'location')?.enum).toEqual(['cafe > kitchen', 'park > lawn']);
+    const offered = { location: 'park > lawn', emoji: 'x', objectState: 'in use' };
+    expect(fitted.validator.parse({ action: ['park > lawn', 'x', 'in use'] })).toEqual(offered);
+    expect(() => fitted.validator.parse({ action: ['moon > base', 'x', 'in use'] })).toThrow();
   });
 
   it('action keeps the current area first when the context holds only some places', () => {
@@ -195,8 +191,7 @@ describe('prompt builders', () => {
       ...roomy,
       contextTokens: 1024,
     });
-    const offered = (fitted.schema as { properties: { location: { enum: string[] } } }).properties
-      .location.enum;
+    const offered = fieldSchema(fitted.schema, 'location')?.enum as string[];
     expect(offered.length).toBeGreaterThan(10);
     expect(offered.length).toBeLessThan(400);
     expect(offered).toEqual(locations.slice(0, offered.length));
@@ -206,8 +201,12 @@ describe('prompt builders', () => {
 
   it('insight evidence may only name numbered statements', () => {
     const fitted = reflectInsightsPrompt(who, { question: 'q', statements: ['a', 'b'] }).fit(roomy);
-    const insight = { insight: 'an insight', evidence: [3], importance: 5 };
+    const insight = ['an insight', [3], 5];
     expect(() => fitted.validator.parse({ insights: Array(5).fill(insight) })).toThrow();
+    const cited = ['an insight', [2], 5];
+    expect(fitted.validator.parse({ insights: Array(5).fill(cited) }).insights[0].evidence).toEqual(
+      [2],
+    );
   });
 
   it('insight evidence numbers the statements shown and decodes to the ones given', () => {
@@ -220,7 +219,7 @@ describe('prompt builders', () => {
     const shown = fitted.messages[1].content.split('\n').filter((l) => /^\d+\. /.test(l));
     expect(shown.length).toBeGreaterThan(0);
     expect(shown.length).toBeLessThan(60);
-    const insight = { insight: 'an insight', evidence: [1, shown.length], importance: 5 };
+    const insight = ['an insight', [1, shown.length], 5];
     const answer = fitted.validator.parse({ insights: Array(5).fill(insight) });
     expect(fitted.decode(answer).insights[0].evidence).toEqual([1, shown.length]);
   });

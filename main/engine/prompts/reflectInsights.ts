@@ -6,7 +6,7 @@
  */
 import { ranked } from './budget';
 import { exampleSystem, residentBrief, type IdentityView } from './identity';
-import { intIn, list, object, words } from './jsonSchema';
+import { intIn, list, object, tuple, words } from './jsonSchema';
 import { buildSpec, numbered, type PromptSpec } from './PromptSpec';
 import { REFLECTION_EXAMPLES } from './memoryExamples';
 
@@ -33,7 +33,7 @@ export function reflectInsightsPrompt(
   const shape = (n: number) =>
     object({
       insights: list(
-        object({
+        tuple({
           insight: words(INSIGHT_WORDS, 5),
           evidence: list(intIn(1, n), 1, Math.min(5, n)),
           importance: intIn(1, 10),
@@ -46,8 +46,9 @@ export function reflectInsightsPrompt(
     fn: 'reflect.insights',
     stable: exampleSystem(
       `Infer ${INSIGHTS_PER_QUESTION} high-level insights from the numbered statements, each ` +
-        `a sentence of at most ${INSIGHT_WORDS} words. For each, list the numbers of the ` +
-        'statements it rests on and rate its importance to the resident from 1 to 10.',
+        `written as [insight, evidence, importance]: a sentence of at most ${INSIGHT_WORDS} ` +
+        'words, the list of the numbers of the statements it rests on, and its importance to ' +
+        'the resident from 1 to 10.',
     ),
     // The resident comes after the instructions and worked examples every resident shares.
     examples: REFLECTION_EXAMPLES.map((e) => ({

@@ -41,15 +41,14 @@ export const UNMEASURED_PROFILE: TokenProfile = {
  * small numbers and booleans tokenize differently from prose.
  */
 const JSON_SAMPLE = JSON.stringify({
+  // Schedules, tasks, insights and the action are written as tuples (jsonSchema.ts `tuple`).
   schedule: [
-    { activity: '', hours: 2, asleep: false },
-    { activity: '', hours: 1, asleep: true },
+    ['', 2, false],
+    ['', 1, true],
   ],
-  tasks: [{ task: '', minutes: 15 }],
-  insights: [{ insight: '', evidence: [1, 4, 7], importance: 6 }],
-  location: '',
-  emoji: '',
-  objectState: '',
+  tasks: [['', 15]],
+  insights: [['', [1, 4, 7], 6]],
+  action: ['', '', ''],
   decision: 'talk',
   utterance: '',
   end: false,

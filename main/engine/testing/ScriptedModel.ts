@@ -32,6 +32,7 @@ export function exampleFor(schema: JsonSchema): unknown {
     case 'boolean':
       return false;
     case 'array':
+      if (Array.isArray(s.prefixItems)) return (s.prefixItems as JsonSchema[]).map(exampleFor);
       return Array.from({ length: (s.minItems as number | undefined) ?? 0 }, () =>
         exampleFor(s.items as JsonSchema),
       );
@@ -47,10 +48,35 @@ export function exampleFor(schema: JsonSchema): unknown {
   }
 }
 
-/** The enum values a schema offers for property `key` (e.g. the action's locations). */
+/** The enum values a request's schema offers for field `key` (e.g. the action's locations). */
 export function enumOf(request: CompletionRequest<unknown>, key: string): unknown[] {
-  const props = (request.schema as { properties: Record<string, { enum?: unknown[] }> }).properties;
-  return props[key].enum ?? [];
+  const field = fieldSchema(request.schema ?? {}, key);
+  if (!field) throw new Error(`enumOf: the ${request.fn} schema has no field "${key}"`);
+  return (field.enum as unknown[] | undefined) ?? [];
+}
+
+/**
+ * The schema of the first field named `key`, depth first: an object's property, or a tuple's
+ * item described by that name (prompts/jsonSchema.ts `tuple`).
+ */
+export function fieldSchema(schema: JsonSchema, key: string): Record<string, unknown> | undefined {
+  const s = schema as Record<string, unknown>;
+  const properties = (s.properties ?? {}) as Record<string, JsonSchema>;
+  if (properties[key]) return properties[key] as Record<string, unknown>;
+  const prefix = (s.prefixItems ?? []) as JsonSchema[];
+  const described = prefix.find((item) => item.description === key);
+  if (described) return described as Record<string, unknown>;
+  const children = [...Object.values(properties), ...prefix, ...(s.items ? [s.items] : [])];
+  for (const child of children) {
+    const found = fieldSchema(child as JsonSchema, key);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** `answer` as a model writes it for `request` (its validator's `write`, when it has one). */
+function writeAnswer(request: CompletionRequest<unknown>, answer: unknown): unknown {
+  return request.validator?.write ? request.validator.write(answer) : answer;
 }
 
 /**
@@ -74,8 +100,10 @@ export class ScriptedModel implements LanguageModel {
     this.calls.push(request as CompletionRequest<unknown>);
     const n = this.counts.get(request.fn) ?? 0;
     this.counts.set(request.fn, n + 1);
-    const answer = this.script[request.fn]
-      ? this.script[request.fn](request as CompletionRequest<unknown>, n)
+    // A scripted answer is in the caller's terms; the fallback is already as a model writes it.
+    const scripted = this.script[request.fn];
+    const answer = scripted
+      ? writeAnswer(request, scripted(request as CompletionRequest<unknown>, n))
       : exampleFor(request.schema ?? { type: 'string' });
     const json = request.validator ? request.validator.parse(answer) : (answer as T);
     const text = JSON.stringify(answer);

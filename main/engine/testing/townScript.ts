@@ -5,7 +5,7 @@
  */
 import type { CompletionRequest } from '../../models/types';
 import type { Script } from './ScriptedModel';
-import { enumOf } from './ScriptedModel';
+import { enumOf, fieldSchema } from './ScriptedModel';
 
 /** The default script; `talk` decides the reaction answer. */
 export function townScript(options: { talk?: 'talk' | 'wait' | 'continue' } = {}): Script {
@@ -97,7 +97,6 @@ export function townScript(options: { talk?: 'talk' | 'wait' | 'continue' } = {}
 
 /** The statement numbers an insights request lets evidence cite (its schema's enum). */
 function statementNumbers(request: CompletionRequest<unknown>): unknown[] {
-  type Node = { properties: Record<string, Node>; items: Node; enum?: unknown[] };
-  const schema = request.schema as Node;
-  return schema.properties.insights.items.properties.evidence.items.enum ?? [];
+  const evidence = fieldSchema(request.schema ?? {}, 'evidence') as { items: { enum?: unknown[] } };
+  return evidence.items.enum ?? [];
 }

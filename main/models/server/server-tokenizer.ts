@@ -43,12 +43,12 @@ export const PROSE_SAMPLE =
 /** JSON shaped like the engine's answers: keys, quotes, brackets, small numbers. */
 export const JSON_SAMPLE = JSON.stringify({
   schedule: [
-    { activity: 'bake bread for the morning', hours: 2, asleep: false },
-    { activity: 'sleep', hours: 8, asleep: true },
+    ['bake bread for the morning', 2, false],
+    ['sleep', 8, true],
   ],
-  tasks: [{ task: 'light the ovens', minutes: 15 }],
-  insights: [{ insight: 'Agnes trusts the teacher', evidence: [1, 4, 7], importance: 6 }],
-  location: 'Willow Bend:bakery:kitchen',
+  tasks: [['light the ovens', 15]],
+  insights: [['Agnes trusts the teacher', [1, 4, 7], 6]],
+  action: ['Willow Bend > bakery > kitchen', '🍞', 'in use'],
   decision: 'talk',
   end: false,
   wakeHour: 7,
