@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { estimateTokens, ranked } from './budget';
-import { intIn, object } from './jsonSchema';
+import { answerTokens, bool, intIn, list, object, tuple, words } from './jsonSchema';
 import { buildSpec, type Example } from './PromptSpec';
 import type { TokenProfile } from './tokenProfile';
 
@@ -112,5 +112,44 @@ describe('buildSpec with worked examples', () => {
     expect(fitted.messages).toHaveLength(2);
     expect(fitted.trims).toEqual([]);
     for (const item of ITEMS) expect(fitted.messages[1].content).toContain(`- ${item}`);
+  });
+});
+
+describe('answers written as tuples', () => {
+  const block = { activity: words(6, 3), hours: intIn(1, 4), asleep: bool() };
+  const schedule = (item: typeof block) => ({ schedule: list(tuple(item), 2, 8) });
+
+  it('shows an example answer given as objects the way the model writes it, and reads it back', () => {
+    const answer = {
+      schedule: [
+        { activity: 'open the bakery', hours: 3, asleep: false },
+        { activity: 'sleep', hours: 4, asleep: true },
+      ],
+    };
+    const fitted = buildSpec({
+      fn: 'plan.hourly',
+      stable: 'Instructions.',
+      examples: [{ question: 'An example question.', answer }],
+      volatile: 'The question.',
+      shape: object(schedule(block)),
+    }).fit(profile(8192));
+    expect(fitted.messages[2].content).toBe(
+      '{"schedule":[["open the bakery",3,false],["sleep",4,true]]}',
+    );
+    expect(fitted.validator.parse(JSON.parse(fitted.messages[2].content))).toEqual(answer);
+    // Keys where values are expected are not an answer.
+    expect(() => fitted.validator.parse(answer)).toThrow();
+  });
+
+  it('sizes a tuple answer by what it writes: no keys, so less room than the same fields keyed', () => {
+    const p = profile(8192);
+    const asTuples = answerTokens(object(schedule(block)).json, p);
+    const asObjects = answerTokens(object({ schedule: list(object(block), 2, 8) }).json, p);
+    expect(asTuples.realistic).toBeLessThan(asObjects.realistic);
+    // Still room for the fullest answer the grammar allows, at the profile's rates.
+    const fullest = JSON.stringify({
+      schedule: Array.from({ length: 8 }, () => ['x'.repeat(42), 4, false]),
+    });
+    expect(asTuples.realistic).toBeGreaterThan(estimateTokens(fullest, p));
   });
 });
