@@ -143,8 +143,8 @@ function writeFields<M extends ShapeMap>(fields: M, value: ObjectOf<M>): Record<
 /**
  * An object the model writes as a JSON array of its fields' values in this order, e.g.
  * `["make tea",15]` for `{ task: "make tea", minutes: 15 }`. Keys are syntax a model generates
- * token by token for every item of every answer: SmolLM2 wrote a recorded day's schedules, place
- * choices, decompositions and insights in 24–35% fewer tokens as tuples (issue 22, "short keys
+ * token by token for every item of every answer: SmolLM2 wrote a recorded day's schedules,
+ * decompositions and insights in 24–35% fewer tokens as tuples (issue 22, "short keys
  * and compact output"). The prompt must name the fields in order. Each field's schema carries
  * its name as `description`, for tools that read a schema (grammar converters ignore it).
  */
@@ -165,24 +165,6 @@ export function tuple<M extends ShapeMap>(fields: M): Shape<ObjectOf<M>> {
           Object.fromEntries(keys.map((key, i) => [key, values[i]])) as unknown as ObjectOf<M>,
       ) as unknown as z.ZodType<ObjectOf<M>>,
     write: (value) => keys.map((key) => fields[key].write(value[key as keyof M])),
-  };
-}
-
-/**
- * An answer whose root is an object of the one field `key`, read as that field's value: a
- * {@link tuple} answer written as `{"key":[…]}`, because OpenAI-compatible servers constrain an
- * object at the root.
- */
-export function rooted<T>(key: string, shape: Shape<T>): Shape<T> {
-  return {
-    json: {
-      type: 'object',
-      properties: { [key]: shape.json },
-      required: [key],
-      additionalProperties: false,
-    },
-    zod: z.object({ [key]: shape.zod }).transform((o) => o[key] as T) as unknown as z.ZodType<T>,
-    write: (value) => ({ [key]: shape.write(value) }),
   };
 }
 

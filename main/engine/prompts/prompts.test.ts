@@ -181,8 +181,8 @@ describe('prompt builders', () => {
     expect(user).toContain('- cafe > kitchen\n- park > lawn');
     expect(fieldSchema(fitted.schema, 'location')?.enum).toEqual(['cafe > kitchen', 'park > lawn']);
     const offered = { location: 'park > lawn', emoji: 'x', objectState: 'in use' };
-    expect(fitted.validator.parse({ action: ['park > lawn', 'x', 'in use'] })).toEqual(offered);
-    expect(() => fitted.validator.parse({ action: ['moon > base', 'x', 'in use'] })).toThrow();
+    expect(fitted.validator.parse(offered)).toEqual(offered);
+    expect(() => fitted.validator.parse({ ...offered, location: 'moon > base' })).toThrow();
   });
 
   it('action keeps the current area first when the context holds only some places', () => {

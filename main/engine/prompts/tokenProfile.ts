@@ -41,14 +41,16 @@ export const UNMEASURED_PROFILE: TokenProfile = {
  * small numbers and booleans tokenize differently from prose.
  */
 const JSON_SAMPLE = JSON.stringify({
-  // Schedules, tasks, insights and the action are written as tuples (jsonSchema.ts `tuple`).
+  // Schedules, tasks and insights are written as tuples (jsonSchema.ts `tuple`).
   schedule: [
     ['', 2, false],
     ['', 1, true],
   ],
   tasks: [['', 15]],
   insights: [['', [1, 4, 7], 6]],
-  action: ['', '', ''],
+  location: '',
+  emoji: '',
+  objectState: '',
   decision: 'talk',
   utterance: '',
   end: false,

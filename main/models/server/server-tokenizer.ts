@@ -48,7 +48,7 @@ export const JSON_SAMPLE = JSON.stringify({
   ],
   tasks: [['light the ovens', 15]],
   insights: [['Agnes trusts the teacher', [1, 4, 7], 6]],
-  action: ['Willow Bend > bakery > kitchen', '🍞', 'in use'],
+  location: 'Willow Bend:bakery:kitchen',
   decision: 'talk',
   end: false,
   wakeHour: 7,
