@@ -59,11 +59,12 @@ function hourlySchedules(events: LogEvent[]): Map<string, string[]> {
     if (e.type !== 'llm' || e.fn !== 'plan.hourly' || typeof e.agentId !== 'string') continue;
     const output = e.output as { text?: string } | undefined;
     try {
-      const answer = JSON.parse(output?.text ?? '') as { schedule?: { activity: string }[] };
+      // As the model writes it: each block [activity, hours, asleep] (prompts/planHourly.ts).
+      const answer = JSON.parse(output?.text ?? '') as { schedule?: [string, number, boolean][] };
       if (answer.schedule) {
         schedules.set(
           e.agentId,
-          answer.schedule.map((b) => b.activity),
+          answer.schedule.map(([activity]) => activity),
         );
       }
     } catch {
