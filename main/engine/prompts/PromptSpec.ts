@@ -116,8 +116,9 @@ export function buildSpec<T>(args: {
           .map((p) => [p.name, (p as { items: readonly string[] }).items.map((_, i) => i)]),
       );
       // Reserve the answer as if every item fitted (enums and numbers are then longest).
-      const reserve = answerTokens(shapeFor(everything).json, profile).realistic;
-      const shown = showExamples(shapeFor(everything));
+      const fullest = shapeFor(everything);
+      const reserve = answerTokens(fullest.json, profile).realistic;
+      const shown = showExamples(fullest);
       const bare = estimateTokens(args.stable, profile) + profile.templateTokens;
       // The examples go in whole, all of them or the first few, only while the question then
       // still fits whole (no cut, every list item kept): they help a small model, but a context
