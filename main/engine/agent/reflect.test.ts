@@ -22,20 +22,16 @@ describe('reflection', () => {
 
     await remember(mind, ada, observations.slice(5));
     const reflection = await maybeReflect(ada, mind);
-    expect(h.model.calls.map((c) => c.fn)).toEqual([
-      'reflect.questions',
-      'reflect.insights',
-      'reflect.insights',
-      'reflect.insights',
-    ]);
-    expect(reflection?.insights).toHaveLength(15);
+    // One insights call for the three questions, five insights from it (Park et al. ask five).
+    expect(h.model.calls.map((c) => c.fn)).toEqual(['reflect.questions', 'reflect.insights']);
+    expect(reflection?.insights).toHaveLength(5);
     for (const insight of reflection!.insights) {
       expect(insight.kind).toBe('thought');
       expect(insight.evidence.length).toBeGreaterThan(0);
       const deepest = Math.max(...insight.evidence.map((id) => ada.memory.get(id)!.depth));
       expect(insight.depth).toBe(1 + deepest);
     }
-    // Statement 1 of each insight prompt is the first memory retrieved for that question.
+    // Statement 1 of the insight prompt is the first memory retrieved for the first question.
     const firstStatement = h.model.calls[1].messages
       .at(-1)!
       .content.split('\n')
@@ -44,6 +40,32 @@ describe('reflection', () => {
       firstStatement!.slice(3),
     );
     expect(ada.importanceSinceReflection).toBe(0);
+  });
+
+  it("infers from every question's memories together, each listed once", async () => {
+    const h = await harness();
+    const ada = h.agents.ada;
+    const mind = h.mind(600, { reflectionThreshold: 10 });
+    const chores = ['baking bread', 'painting the fence', 'reading a novel', 'sweeping the yard'];
+    await remember(
+      mind,
+      ada,
+      Array.from({ length: 48 }, (_, i) => ({
+        kind: 'observation' as const,
+        description: `Bo Park is ${chores[i % 4]} for the ${i + 1}th time`,
+        importance: 1,
+      })),
+    );
+    expect(await maybeReflect(ada, mind)).not.toBeNull();
+    const insights = h.model.calls.filter((c) => c.fn === 'reflect.insights');
+    expect(insights).toHaveLength(1);
+    const listed = insights[0].messages
+      .at(-1)!
+      .content.split('\n')
+      .filter((l) => /^\d+\. /.test(l));
+    // Each question retrieves 30 (MEMORIES_PER_QUESTION); together they reach past that.
+    expect(listed.length).toBeGreaterThan(30);
+    expect(new Set(listed.map((l) => l.replace(/^\d+\. /, ''))).size).toBe(listed.length);
   });
 
   it('asks its next questions from what came after its last reflection (reverie importance_ele_n)', async () => {
@@ -109,7 +131,7 @@ describe('reflection', () => {
 });
 
 describe('reflection prompts list each memory once', () => {
-  it('a wording stored several times is listed once, in the questions prompt and in each insights prompt', async () => {
+  it('a wording stored several times is listed once, in the questions prompt and in the insights prompt', async () => {
     const h = await harness();
     const ada = h.agents.ada;
     const mind = h.mind(600, { reflectionThreshold: 10 });
@@ -157,19 +179,60 @@ describe('reflection questions copied from the worked examples', () => {
       { kind: 'observation', description: 'Bo Park is baking rye bread', importance: 10 },
     ]);
     const reflection = await maybeReflect(ada, mind);
-    return { reflection, name, calls: h.model.calls.map((c) => c.fn) };
+    return { reflection, name, calls: h.model.calls };
   };
 
   it('are dropped, with the insights they would cost, while worked examples are shown', async () => {
     const { reflection, name, calls } = await reflectWith();
     expect(reflection!.questions).toEqual([copied(name)[2]]);
-    expect(calls).toEqual(['reflect.questions', 'reflect.insights']);
+    expect(calls.map((c) => c.fn)).toEqual(['reflect.questions', 'reflect.insights']);
+    const insightsPrompt = calls[1].messages.at(-1)!.content;
+    expect(insightsPrompt).toContain(`- ${copied(name)[2]}`);
+    expect(insightsPrompt).not.toContain(copied(name)[0]);
   });
 
   it('are kept when the examples are off (the model never saw them)', async () => {
-    const { reflection, calls } = await reflectWith({ workedExamples: false });
+    const { reflection, name, calls } = await reflectWith({ workedExamples: false });
     expect(reflection!.questions).toHaveLength(3);
-    expect(calls.filter((fn) => fn === 'reflect.insights')).toHaveLength(3);
+    expect(calls.map((c) => c.fn)).toEqual(['reflect.questions', 'reflect.insights']);
+    for (const question of copied(name)) {
+      expect(calls[1].messages.at(-1)!.content).toContain(`- ${question}`);
+    }
+  });
+});
+
+describe('reflection insights copied from the worked examples', () => {
+  const reflectWith = async (guards?: Partial<Guards>) => {
+    const h = await harness({
+      'reflect.insights': () => ({
+        insights: [
+          { insight: 'A dry summer left the bees with few flowers.', evidence: [1], importance: 6 },
+          { insight: 'Sam counts Ada among his friends', evidence: [1], importance: 4 },
+          { insight: 'Bo bakes rye bread when the fair is near', evidence: [1], importance: 5 },
+          { insight: 'Bo bakes more bread than the town eats', evidence: [1], importance: 3 },
+          { insight: 'Ada notices what Bo bakes', evidence: [1], importance: 2 },
+        ],
+      }),
+    });
+    const ada = h.agents.ada;
+    const conditions = runConditionsSchema.parse({ guards: { ...ALL_GUARDS_ON, ...guards } });
+    const mind = h.mind(600, { reflectionThreshold: 10, conditions });
+    await remember(mind, ada, [
+      { kind: 'observation', description: 'Bo Park is baking rye bread', importance: 10 },
+    ]);
+    return (await maybeReflect(ada, mind))!.insights.map((i) => i.description);
+  };
+
+  it('are not stored while worked examples are shown: an example insight, or one naming their people', async () => {
+    expect(await reflectWith()).toEqual([
+      'Bo bakes rye bread when the fair is near',
+      'Bo bakes more bread than the town eats',
+      'Ada notices what Bo bakes',
+    ]);
+  });
+
+  it('are stored when the examples are off (the model never saw them)', async () => {
+    expect(await reflectWith({ workedExamples: false })).toHaveLength(5);
   });
 });
 

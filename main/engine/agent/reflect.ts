@@ -1,14 +1,16 @@
 /**
  * Reflection (Park et al. 2023 §4.2; reverie `reflect.py`): once the importance of new
  * memories adds up to the threshold (150 in the paper), the agent asks three questions of its
- * recent memories, retrieves for each, and stores five insights per question as thoughts that
- * point at their evidence (depth = 1 + deepest evidence, set by the memory stream).
+ * recent memories, retrieves for each, and stores the insights it infers as thoughts that point
+ * at their evidence (depth = 1 + deepest evidence, set by the memory stream). The paper asks for
+ * five insights per question, one call each; here one call asks five from the questions'
+ * retrievals together, as those were mostly the same memories (prompts/reflectInsights.ts).
  *
  * What counts toward the threshold is every perceived event's importance (agent/mind.ts
  * `remember`), the agent's own actions among them ("Isabella Rodriguez is making tea",
  * agent/observe.ts), as reverie's `perceive.py` lowers `importance_trigger_curr` for each.
  */
-import { reflectInsightsPrompt } from '../prompts/reflectInsights';
+import { copiesExampleInsight, reflectInsightsPrompt } from '../prompts/reflectInsights';
 import { copiesExampleQuestion, reflectQuestionsPrompt } from '../prompts/reflectQuestions';
 import { conditionsOf, reflects } from './ablation';
 import type { Agent } from './Agent';
@@ -71,39 +73,48 @@ export async function maybeReflect(agent: Agent, mind: Mind): Promise<Reflection
     agent.importanceSinceReflection = 0;
     return null;
   }
-  // Retrieve for every question first, then start the insight calls together in question
-  // order, so the agent's call order does not depend on embedding latency.
   const evidenceSets: MemoryNode[][] = [];
   for (const question of questions) {
-    evidenceSets.push(onceEach(await recall(mind, agent, question, MEMORIES_PER_QUESTION)));
+    evidenceSets.push(await recall(mind, agent, question, MEMORIES_PER_QUESTION));
   }
-  const answers = await Promise.all(
-    questions.map((question, q) =>
-      ask(
-        mind,
-        agent,
-        reflectInsightsPrompt(agent.identity, {
-          question,
-          statements: evidenceSets[q].map((m) => m.description),
-        }),
-      ),
-    ),
+  const statements = onceEach(interleaved(evidenceSets));
+  const { insights: inferred } = await ask(
+    mind,
+    agent,
+    reflectInsightsPrompt(agent.identity, {
+      questions,
+      statements: statements.map((m) => m.description),
+    }),
   );
-  const drafts = answers.flatMap(({ insights }, q) =>
-    insights.map((i) => ({
-      kind: 'thought' as const,
-      description: i.insight,
-      importance: i.importance,
-      subject: agent.name,
-      predicate: REFLECTS,
-      object: questions[q],
-      // 1-based statement numbers → the retrieved memories' ids, deduplicated.
-      evidence: [...new Set(i.evidence.map((n) => evidenceSets[q][n - 1].id))],
-    })),
-  );
+  // As a copied question, an insight copied from a worked example is about nothing the
+  // resident saw (`workedExamples` guard): it is not stored.
+  const own = conditionsOf(mind).guards.workedExamples
+    ? inferred.filter((i) => !copiesExampleInsight(i.insight, agent.name))
+    : inferred;
+  const drafts = own.map((i) => ({
+    kind: 'thought' as const,
+    description: i.insight,
+    importance: i.importance,
+    subject: agent.name,
+    predicate: REFLECTS,
+    object: questions.join(' '),
+    // 1-based statement numbers → the retrieved memories' ids, deduplicated.
+    evidence: [...new Set(i.evidence.map((n) => statements[n - 1].id))],
+  }));
   const insights = await remember(mind, agent, drafts);
   agent.importanceSinceReflection = 0;
   return { questions, insights };
+}
+
+/**
+ * The retrievals' memories by rank, the questions' first memories first, then their second, and
+ * so on: a statement list cut to fit the context keeps the best of every question.
+ */
+function interleaved(sets: readonly MemoryNode[][]): MemoryNode[] {
+  const longest = Math.max(0, ...sets.map((set) => set.length));
+  return Array.from({ length: longest }, (_, rank) =>
+    sets.flatMap((set) => set[rank] ?? []),
+  ).flat();
 }
 
 /**

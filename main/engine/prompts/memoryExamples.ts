@@ -25,7 +25,7 @@ export interface ReflectionExample {
   /** Recent memories, oldest first (reflect.questions' statements). */
   memories: readonly string[];
   questions: readonly [string, string, string];
-  /** reflect.insights: the first question, the statements retrieved for it, the insights. */
+  /** reflect.insights: the statements retrieved for the questions, each once, and the insights. */
   statements: readonly string[];
   insights: readonly { insight: string; evidence: readonly number[]; importance: number }[];
 }
@@ -97,16 +97,21 @@ export const REFLECTION_EXAMPLES: readonly ReflectionExample[] = [
     statements: [
       'Sam Lee is caring for patients on the ward',
       'Dr Okafor thanked Sam for staying late',
-      'Sam Lee is eating lunch in the staff room',
+      'Sam Lee is practising the new song on the guitar',
+      'Mia from the band said the new song is too fast',
       'Sam has worked at the clinic for six years',
       'Sam Lee is writing up the patient notes',
     ],
     insights: [
-      { insight: 'Sam is proud of being a careful nurse', evidence: [1, 5], importance: 6 },
+      { insight: 'Sam is proud of being a careful nurse', evidence: [1, 6], importance: 6 },
       { insight: 'The doctor trusts Sam and relies on him', evidence: [2], importance: 5 },
-      { insight: 'Sam gives extra time when patients need it', evidence: [1, 2], importance: 5 },
-      { insight: 'Sam has settled into life at the clinic', evidence: [4], importance: 4 },
-      { insight: 'Sam rarely rests during his shifts', evidence: [3, 5], importance: 3 },
+      { insight: 'The band wants the new song played slower', evidence: [4], importance: 5 },
+      {
+        insight: 'Sam practises the guitar even after long shifts',
+        evidence: [2, 3],
+        importance: 4,
+      },
+      { insight: 'Sam has settled into life at the clinic', evidence: [5], importance: 4 },
     ],
   },
   {
@@ -127,16 +132,17 @@ export const REFLECTION_EXAMPLES: readonly ReflectionExample[] = [
     statements: [
       'the second hive has very little honey',
       'Rosa Diaz is checking the beehives in the garden',
-      'the lavender by the gate is in flower',
+      'Sam Lee asked Rosa to come to the band night',
       'last summer was dry and the flowers were few',
-      'Rosa is worried that her bees are not making enough honey',
+      'Rosa Diaz is reading a novel in the park',
+      'the lavender by the gate is in flower',
     ],
     insights: [
       { insight: 'A dry summer left the bees with few flowers', evidence: [1, 4], importance: 6 },
-      { insight: 'The new lavender may feed the bees again', evidence: [3, 5], importance: 5 },
-      { insight: 'Rosa watches her hives closely and worries', evidence: [2, 5], importance: 5 },
-      { insight: 'The weaker hive needs Rosa’s help first', evidence: [1, 2], importance: 6 },
-      { insight: 'Rosa’s garden matters to her bees', evidence: [3], importance: 3 },
+      { insight: 'The new lavender may feed the bees again', evidence: [1, 6], importance: 5 },
+      { insight: 'Rosa watches her hives closely and worries', evidence: [1, 2], importance: 5 },
+      { insight: 'Sam counts Rosa among his friends', evidence: [3], importance: 4 },
+      { insight: 'Rosa likes quiet hours with a book in the park', evidence: [5], importance: 3 },
     ],
   },
 ];

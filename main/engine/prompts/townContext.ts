@@ -120,7 +120,10 @@ function personaPrompts(persona: Persona, town: string): PromptSpec<unknown>[] {
     converseSummaryPrompt({ names: [who.name, partner], transcript: [line] }),
     converseThoughtsPrompt(who, { partnerName: partner, transcript: [line] }),
     reflectQuestionsPrompt(who, [memory]),
-    reflectInsightsPrompt(who, { question: typical(12), statements: [memory] }),
+    reflectInsightsPrompt(who, {
+      questions: [typical(12), typical(12), typical(12)],
+      statements: [memory],
+    }),
     interviewPrompt(who, { now, question: typical(15), memories: [] }),
     whisperPrompt(who, { now, whisper: typical(15) }),
     wanderPrompt(who, { now, memories: [memory] }),
