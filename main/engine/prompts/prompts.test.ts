@@ -92,7 +92,10 @@ const builders: [string, (v: string) => PromptSpec<unknown>][] = [
   ['converse.summary', (v) => converseSummaryPrompt({ names: ['Ada', 'Bo'], transcript: [v] })],
   ['converse.thoughts', (v) => converseThoughtsPrompt(who, { partnerName: 'Bo', transcript: [v] })],
   ['reflect.questions', (v) => reflectQuestionsPrompt(who, [v])],
-  ['reflect.insights', (v) => reflectInsightsPrompt(who, { questions: [v], statements: ['a', 'b'] })],
+  [
+    'reflect.insights',
+    (v) => reflectInsightsPrompt(who, { questions: [v], statements: ['a', 'b'] }),
+  ],
   ['interview', (v) => interviewPrompt(who, { now: 'n', question: v, memories: [] })],
   ['whisper', (v) => whisperPrompt(who, { now: 'n', whisper: v })],
   ['daily.revise', (v) => dailyRevisePrompt(who, { date: v, yesterday: v, statements: [] })],
@@ -200,7 +203,9 @@ describe('prompt builders', () => {
   });
 
   it('insight evidence may only name numbered statements', () => {
-    const fitted = reflectInsightsPrompt(who, { questions: ['q'], statements: ['a', 'b'] }).fit(roomy);
+    const fitted = reflectInsightsPrompt(who, { questions: ['q'], statements: ['a', 'b'] }).fit(
+      roomy,
+    );
     const insight = ['an insight', [3], 5];
     expect(() => fitted.validator.parse({ insights: Array(5).fill(insight) })).toThrow();
     const cited = ['an insight', [2], 5];
