@@ -36,6 +36,17 @@ describe('the new day’s status check', () => {
     expect(readsAsNote(text, 'Ada Lin')).toBe(expected);
   });
 
+  it('a neighbour who shares a first name with an example resident is the town’s own', () => {
+    // The Ville's Jennifer Moore is married to Sam Moore; the examples' resident is Sam Lee.
+    const town = ['Jennifer Moore', 'Sam Moore'];
+    const note = 'Jennifer will help Sam with his poems this evening';
+    expect(readsAsStatus(note, 'Jennifer Moore', town)).toBe(true);
+    expect(readsAsStatus(note, 'Jennifer Moore')).toBe(false);
+    expect(readsAsStatus('Rosa will help Jennifer this evening', 'Jennifer Moore', town)).toBe(
+      false,
+    );
+  });
+
   it('a dated statement copied as the answer keeps its words, not its date', () => {
     expect(withoutDate('2024-04-15 22:38: Tobias Mensah is going to the cafe')).toBe(
       'Tobias Mensah is going to the cafe',

@@ -25,15 +25,20 @@ const PRONOUN = /\b(?:i|me|my|he|him|his|she|her|they|them|their)\b/i;
 /**
  * Whether `text` reads as a note in words for the resident called `name`: at least
  * {@link MIN_STATUS_WORDS} words, two thirds of them plain words (not dates, clock times or
- * punctuation), not a copied identity field, and naming no worked example's resident.
+ * punctuation), not a copied identity field, and naming no worked example's resident (a
+ * neighbour's name is theirs: {@link namesAnExample}).
  * A plan note may name no one ("the party at the cafe today at 5 pm").
  * @example readsAsNote('the party at the cafe today at 5 pm', 'Ada Lin') // true
  * @example readsAsNote('2024-04-15', 'Ada Lin') // false
  */
-export function readsAsNote(text: string, name: string): boolean {
+export function readsAsNote(
+  text: string,
+  name: string,
+  neighbours: readonly string[] = [],
+): boolean {
   const tokens = text.split(/\s+/).filter(Boolean);
   if (tokens.length < MIN_STATUS_WORDS || IDENTITY_LABEL.test(text)) return false;
-  if (namesAnExample(text, name)) return false;
+  if (namesAnExample(text, [name, ...neighbours])) return false;
   const plain = tokens.filter((t) => /^[a-z][a-z'’-]*[,.;:!?]?$/i.test(t)).length;
   return plain * 3 >= tokens.length * 2;
 }
@@ -44,8 +49,12 @@ export function readsAsNote(text: string, name: string): boolean {
  * @example readsAsStatus('Tobias Mensah is going to the cafe to study.', 'Tobias Mensah') // true
  * @example readsAsStatus('The old willow is close to the city.', 'Tobias Mensah') // false
  */
-export function readsAsStatus(text: string, name: string): boolean {
-  if (!readsAsNote(text, name)) return false;
+export function readsAsStatus(
+  text: string,
+  name: string,
+  neighbours: readonly string[] = [],
+): boolean {
+  if (!readsAsNote(text, name, neighbours)) return false;
   const names = name.split(/\s+/).filter((n) => n.length > 1);
   const lower = text.toLowerCase();
   return names.some((n) => lower.includes(n.toLowerCase())) || PRONOUN.test(text);
@@ -69,8 +78,8 @@ export async function reviseForNewDay(
   );
   const check = conditionsOf(mind).guards.statusCheck;
   const taken = {
-    currently: !check || readsAsStatus(revised.currently, agent.name),
-    needs: !check || readsAsNote(revised.needs, agent.name),
+    currently: !check || readsAsStatus(revised.currently, agent.name, mind.residents),
+    needs: !check || readsAsNote(revised.needs, agent.name, mind.residents),
   };
   agent.identity = {
     ...agent.identity,

@@ -43,6 +43,12 @@ export interface Mind {
    * stay out of other people's homes (placeRelevance.ts); absent = no sector is private.
    */
   homes?: ReadonlyMap<string, readonly string[]>;
+  /**
+   * The full names of the town's residents: a neighbour who shares a first name with a worked
+   * example's resident (the Ville's Sam Moore) is not taken for a copy of the examples; absent =
+   * only the resident's own name is known.
+   */
+  residents?: readonly string[];
   /** Told when a prompt had to be cut to fit the context (the run logs it). */
   promptTrimmed?: (trim: { fn: string; agentId?: string; trims: PromptTrim[] }) => void;
 }

@@ -202,7 +202,7 @@ describe('reflection questions copied from the worked examples', () => {
 });
 
 describe('reflection insights copied from the worked examples', () => {
-  const reflectWith = async (guards?: Partial<Guards>) => {
+  const reflectWith = async (guards?: Partial<Guards>, residents?: string[]) => {
     const h = await harness({
       'reflect.insights': () => ({
         insights: [
@@ -216,7 +216,7 @@ describe('reflection insights copied from the worked examples', () => {
     });
     const ada = h.agents.ada;
     const conditions = runConditionsSchema.parse({ guards: { ...ALL_GUARDS_ON, ...guards } });
-    const mind = h.mind(600, { reflectionThreshold: 10, conditions });
+    const mind = h.mind(600, { reflectionThreshold: 10, conditions, residents });
     await remember(mind, ada, [
       { kind: 'observation', description: 'Bo Park is baking rye bread', importance: 10 },
     ]);
@@ -233,6 +233,11 @@ describe('reflection insights copied from the worked examples', () => {
 
   it('are stored when the examples are off (the model never saw them)', async () => {
     expect(await reflectWith({ workedExamples: false })).toHaveLength(5);
+  });
+
+  it('naming a neighbour who shares an example resident’s first name, are the town’s own', async () => {
+    // A town with its own Sam (the Ville's Sam Moore): only the example's insight is dropped.
+    expect(await reflectWith({}, ['Ada Lin', 'Sam Moore'])).toHaveLength(4);
   });
 });
 

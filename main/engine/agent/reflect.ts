@@ -65,7 +65,7 @@ export async function maybeReflect(agent: Agent, mind: Mind): Promise<Reflection
   // With worked examples shown (the `workedExamples` guard), a question copied from one is about
   // nothing the resident saw: it is dropped, and the insights it would have cost are not asked.
   const questions = conditionsOf(mind).guards.workedExamples
-    ? asked.filter((q) => !copiesExampleQuestion(q, agent.name))
+    ? asked.filter((q) => !copiesExampleQuestion(q, agent.name, mind.residents))
     : asked;
   if (questions.length === 0) {
     // Every question was the examples': nothing of the resident's to reflect on. The sum starts
@@ -89,7 +89,7 @@ export async function maybeReflect(agent: Agent, mind: Mind): Promise<Reflection
   // As a copied question, an insight copied from a worked example is about nothing the
   // resident saw (`workedExamples` guard): it is not stored.
   const own = conditionsOf(mind).guards.workedExamples
-    ? inferred.filter((i) => !copiesExampleInsight(i.insight, agent.name))
+    ? inferred.filter((i) => !copiesExampleInsight(i.insight, agent.name, mind.residents))
     : inferred;
   const drafts = own.map((i) => ({
     kind: 'thought' as const,

@@ -282,14 +282,15 @@ export const EXAMPLE_RESIDENTS: readonly ExampleResident[] = [SAM, ROSA];
 const EXAMPLE_TOWN = SAM.who.livingArea!.split(':')[0];
 
 /**
- * Whether `text` names the worked examples' town or one of their residents who is not the
- * resident called `name`: a small model copies the examples' content, not only their form
- * (SmolLM2-135M revised Agnes Whitlow's status to "Rosa Diaz is writing a book about the
- * town's history", and asked her "What does Agnes Whitlow value in her work at the Elmford
- * clinic?").
+ * Whether `text` names the worked examples' town or one of their residents: a small model copies
+ * the examples' content, not only their form (SmolLM2-135M revised Agnes Whitlow's status to
+ * "Rosa Diaz is writing a book about the town's history", and asked her "What does Agnes
+ * Whitlow value in her work at the Elmford clinic?"). A word of one of `people`' names — the
+ * resident's and their neighbours' full names — is theirs, not the examples' (the Ville's
+ * Jennifer Moore may well think of her husband Sam).
  */
-export function namesAnExample(text: string, name: string): boolean {
-  const own = name.split(/\s+/);
+export function namesAnExample(text: string, people: readonly string[]): boolean {
+  const own = people.flatMap((name) => name.split(/\s+/));
   return [EXAMPLE_TOWN, ...EXAMPLE_RESIDENTS.map(({ who }) => who.name.split(/\s+/)[0])].some(
     (word) => new RegExp(`\\b${word}\\b`).test(text) && !own.includes(word),
   );

@@ -86,14 +86,19 @@ export function reflectInsightsPrompt(
 /**
  * Whether `insight` was copied from the worked examples rather than inferred from the resident's
  * statements: an example's insight word for word (case and punctuation aside), or one naming the
- * examples' town or people ({@link namesAnExample}). Asked about willow trees and a pond, SmolLM2
+ * examples' town or people ({@link namesAnExample}; `neighbours`, the town's other residents, may
+ * share a name with them). Asked about willow trees and a pond, SmolLM2
  * wrote Agnes Whitlow "A dry summer left the bees with few flowers" and "The new lavender may
  * feed the bees again", the examples' first two.
  * @example copiesExampleInsight('A dry summer left the bees with few flowers.', 'Agnes Whitlow') // true
  * @example copiesExampleInsight('A dry summer left the willow thirsty', 'Agnes Whitlow') // false
  */
-export function copiesExampleInsight(insight: string, name: string): boolean {
-  if (namesAnExample(insight, name)) return true;
+export function copiesExampleInsight(
+  insight: string,
+  name: string,
+  neighbours: readonly string[] = [],
+): boolean {
+  if (namesAnExample(insight, [name, ...neighbours])) return true;
   const normal = (text: string) =>
     text
       .toLowerCase()

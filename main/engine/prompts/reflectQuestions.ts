@@ -55,14 +55,19 @@ export function reflectQuestionsPrompt(
  * Whether `question` was copied from the worked examples (memoryExamples.ts) rather than asked of
  * the resident's memories: one of the examples' questions with only the resident swapped (names
  * and pronouns ignored, every other word the same), or one naming the examples' town or people
- * ({@link namesAnExample}). SmolLM2 asked Agnes, a historian, "What does Agnes Whitlow value in
+ * ({@link namesAnExample}; `neighbours`, the town's other residents, may share a name with
+ * them). SmolLM2 asked Agnes, a historian, "What does Agnes Whitlow value in
  * her work at the clinic?", "… at the Elmford clinic?" and "How does the band feel about the new
  * song?" — about nothing she had seen, so the insights that followed were about nothing either.
  * @example copiesExampleQuestion('What does Agnes Whitlow value in her work at the clinic?', 'Agnes Whitlow') // true
  * @example copiesExampleQuestion('What does Agnes value in her teaching?', 'Agnes Whitlow') // false
  */
-export function copiesExampleQuestion(question: string, name: string): boolean {
-  if (namesAnExample(question, name)) return true;
+export function copiesExampleQuestion(
+  question: string,
+  name: string,
+  neighbours: readonly string[] = [],
+): boolean {
+  if (namesAnExample(question, [name, ...neighbours])) return true;
   const people = [name, ...REFLECTION_EXAMPLES.map((e) => e.who.name)];
   const names = people.flatMap((full) => [full, full.split(' ')[0]]);
   const normal = (text: string) => {

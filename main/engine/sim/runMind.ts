@@ -47,6 +47,7 @@ export function runMind(run: RunMindSource, step: number, logStep = step): Mind 
     costLayer: costLayerHooks(run, logStep),
     ...(run.info.tokenProfile ? { tokens: run.info.tokenProfile } : {}),
     homes: homesOf(run.agents),
+    residents: run.agents.map((a) => a.name),
     promptTrimmed: (trim) => run.writeLine({ type: 'prompt.trim', step: logStep, ...trim }),
   };
 }
