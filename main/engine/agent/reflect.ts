@@ -15,7 +15,8 @@ import { copiesExampleQuestion, reflectQuestionsPrompt } from '../prompts/reflec
 import { conditionsOf, reflects } from './ablation';
 import type { Agent } from './Agent';
 import type { MemoryNode } from './memory';
-import { ask, isIdleMemory, recall, remember, type Mind } from './mind';
+import { recallOnFocalPoints } from './focalPoints';
+import { ask, isIdleMemory, remember, type Mind } from './mind';
 
 /**
  * Most memories the questions are asked from (ARCHITECTURE §9: the last ~100): those since the
@@ -73,11 +74,9 @@ export async function maybeReflect(agent: Agent, mind: Mind): Promise<Reflection
     agent.importanceSinceReflection = 0;
     return null;
   }
-  const evidenceSets: MemoryNode[][] = [];
-  for (const question of questions) {
-    evidenceSets.push(await recall(mind, agent, question, MEMORIES_PER_QUESTION));
-  }
-  const statements = onceEach(interleaved(evidenceSets));
+  const statements = onceEach(
+    await recallOnFocalPoints(mind, agent, questions, MEMORIES_PER_QUESTION, 'by rank'),
+  );
   const { insights: inferred } = await ask(
     mind,
     agent,
@@ -104,17 +103,6 @@ export async function maybeReflect(agent: Agent, mind: Mind): Promise<Reflection
   const insights = await remember(mind, agent, drafts);
   agent.importanceSinceReflection = 0;
   return { questions, insights };
-}
-
-/**
- * The retrievals' memories by rank, the questions' first memories first, then their second, and
- * so on: a statement list cut to fit the context keeps the best of every question.
- */
-function interleaved(sets: readonly MemoryNode[][]): MemoryNode[] {
-  const longest = Math.max(0, ...sets.map((set) => set.length));
-  return Array.from({ length: longest }, (_, rank) =>
-    sets.flatMap((set) => set[rank] ?? []),
-  ).flat();
 }
 
 /**

@@ -6,7 +6,7 @@
  *
  * One call per reflection, for all of its questions: the paper and reverie ask once per
  * question, over the memories retrieved for it. Here those retrievals are one list, each memory
- * once (agent/reflect.ts): on recorded Willow Bend days the three questions' 75 statements were
+ * once, by rank (agent/reflect.ts, agent/focalPoints.ts): on recorded Willow Bend days the three questions' 75 statements were
  * 35 memories, so the three calls read the same memories three times and wrote fifteen insights
  * that mostly repeated one another.
  */
@@ -20,7 +20,7 @@ import { REFLECTION_EXAMPLES } from './memoryExamples';
 /** Longest insight, in words. */
 const INSIGHT_WORDS = 15;
 
-/** Insights per reflection (Park et al. 2023 §4.2 asks five). */
+/** Insights per reflection (Park et al. 2023 §4.2 ask five per question). */
 export const INSIGHTS_PER_REFLECTION = 5;
 
 const ASK = `\nWhat ${INSIGHTS_PER_REFLECTION} high-level insights can you infer from these statements?`;
@@ -28,7 +28,7 @@ const ASK = `\nWhat ${INSIGHTS_PER_REFLECTION} high-level insights can you infer
 /** One insight as the model writes it: `evidence` holds 1-based statement numbers. */
 export type Insight = { insight: string; evidence: number[]; importance: number };
 
-/** The resident's questions, one a line, as the statements below them are not numbered. */
+/** The resident's questions, one a line, bulleted: numbers are the statements' (evidence). */
 const questionLines = (questions: readonly string[]) => questions.map((q) => `- ${q}`).join('\n');
 
 /** Builds the insight prompt; `questions` and `statements` must be non-empty. */
