@@ -11,11 +11,10 @@
  * that mostly repeated one another.
  */
 import { ranked } from './budget';
-import { namesAnExample } from './examples';
 import { exampleSystem, residentBrief, type IdentityView } from './identity';
 import { intIn, list, object, tuple, words } from './jsonSchema';
 import { buildSpec, numbered, type PromptSpec } from './PromptSpec';
-import { REFLECTION_EXAMPLES } from './memoryExamples';
+import { copiesReflectionExample, REFLECTION_EXAMPLES } from './memoryExamples';
 
 /** Longest insight, in words. */
 const INSIGHT_WORDS = 15;
@@ -85,9 +84,7 @@ export function reflectInsightsPrompt(
 
 /**
  * Whether `insight` was copied from the worked examples rather than inferred from the resident's
- * statements: an example's insight word for word (case and punctuation aside), or one naming the
- * examples' town or people ({@link namesAnExample}; `neighbours`, the town's other residents, may
- * share a name with them). Asked about willow trees and a pond, SmolLM2
+ * statements ({@link copiesReflectionExample}). Asked about willow trees and a pond, SmolLM2
  * wrote Agnes Whitlow "A dry summer left the bees with few flowers" and "The new lavender may
  * feed the bees again", the examples' first two.
  * @example copiesExampleInsight('A dry summer left the bees with few flowers.', 'Agnes Whitlow') // true
@@ -98,13 +95,6 @@ export function copiesExampleInsight(
   name: string,
   neighbours: readonly string[] = [],
 ): boolean {
-  if (namesAnExample(insight, [name, ...neighbours])) return true;
-  const normal = (text: string) =>
-    text
-      .toLowerCase()
-      .replace(/[^a-z ]+/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim();
-  const written = normal(insight);
-  return REFLECTION_EXAMPLES.some((e) => e.insights.some((i) => normal(i.insight) === written));
+  const examples = REFLECTION_EXAMPLES.flatMap((e) => e.insights.map((i) => i.insight));
+  return copiesReflectionExample(insight, examples, name, neighbours);
 }

@@ -7,8 +7,7 @@ import { recent } from './budget';
 import { exampleSystem, residentBrief, type IdentityView } from './identity';
 import { list, object, words } from './jsonSchema';
 import { buildSpec, numbered, type PromptSpec } from './PromptSpec';
-import { namesAnExample } from './examples';
-import { REFLECTION_EXAMPLES } from './memoryExamples';
+import { copiesReflectionExample, REFLECTION_EXAMPLES } from './memoryExamples';
 
 /** Questions per reflection (Park et al. 2023 §4.2). */
 export const REFLECTION_QUESTIONS = 3;
@@ -52,12 +51,9 @@ export function reflectQuestionsPrompt(
 }
 
 /**
- * Whether `question` was copied from the worked examples (memoryExamples.ts) rather than asked of
- * the resident's memories: one of the examples' questions with only the resident swapped (names
- * and pronouns ignored, every other word the same), or one naming the examples' town or people
- * ({@link namesAnExample}; `neighbours`, the town's other residents, may share a name with
- * them). SmolLM2 asked Agnes, a historian, "What does Agnes Whitlow value in
- * her work at the clinic?", "… at the Elmford clinic?" and "How does the band feel about the new
+ * Whether `question` was copied from the worked examples rather than asked of the resident's
+ * memories ({@link copiesReflectionExample}). SmolLM2 asked Agnes, a historian, "What does Agnes
+ * Whitlow value in her work at the clinic?", "… at the Elmford clinic?" and "How does the band feel about the new
  * song?" — about nothing she had seen, so the insights that followed were about nothing either.
  * @example copiesExampleQuestion('What does Agnes Whitlow value in her work at the clinic?', 'Agnes Whitlow') // true
  * @example copiesExampleQuestion('What does Agnes value in her teaching?', 'Agnes Whitlow') // false
@@ -67,21 +63,6 @@ export function copiesExampleQuestion(
   name: string,
   neighbours: readonly string[] = [],
 ): boolean {
-  if (namesAnExample(question, [name, ...neighbours])) return true;
-  const people = [name, ...REFLECTION_EXAMPLES.map((e) => e.who.name)];
-  const names = people.flatMap((full) => [full, full.split(' ')[0]]);
-  const normal = (text: string) => {
-    let t = ` ${text.toLowerCase().replace(/[’`]/g, "'")} `;
-    for (const n of names.sort((a, b) => b.length - a.length)) {
-      t = t.split(n.toLowerCase()).join(' @ ');
-    }
-    return t
-      .replace(/@'s?/g, '@')
-      .replace(/\b(he|she|they|him|her|his|hers|them|their|theirs)\b/g, '%')
-      .replace(/[^a-z@% ]+/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim();
-  };
-  const asked = normal(question);
-  return REFLECTION_EXAMPLES.some((e) => e.questions.some((q) => normal(q) === asked));
+  const examples = REFLECTION_EXAMPLES.flatMap((e) => e.questions);
+  return copiesReflectionExample(question, examples, name, neighbours);
 }
