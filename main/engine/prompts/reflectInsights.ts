@@ -95,6 +95,8 @@ export function copiesExampleInsight(
   name: string,
   neighbours: readonly string[] = [],
 ): boolean {
-  const examples = REFLECTION_EXAMPLES.flatMap((e) => e.insights.map((i) => i.insight));
-  return copiesReflectionExample(insight, examples, name, neighbours);
+  return copiesReflectionExample(insight, EXAMPLE_INSIGHTS, name, neighbours);
 }
+
+/** Every worked example's insights, gathered once. */
+const EXAMPLE_INSIGHTS = REFLECTION_EXAMPLES.flatMap((e) => e.insights.map((i) => i.insight));

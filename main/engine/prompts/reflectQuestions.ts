@@ -63,6 +63,8 @@ export function copiesExampleQuestion(
   name: string,
   neighbours: readonly string[] = [],
 ): boolean {
-  const examples = REFLECTION_EXAMPLES.flatMap((e) => e.questions);
-  return copiesReflectionExample(question, examples, name, neighbours);
+  return copiesReflectionExample(question, EXAMPLE_QUESTIONS, name, neighbours);
 }
+
+/** Every worked example's questions, gathered once. */
+const EXAMPLE_QUESTIONS = REFLECTION_EXAMPLES.flatMap((e) => e.questions);
