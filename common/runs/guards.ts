@@ -121,8 +121,8 @@ export const GUARDS: readonly GuardInfo[] = [
     id: 'statusCheck',
     cli: 'status-check',
     label: 'Check the new day’s status',
-    does: 'A new day’s revised “currently” line that is not a sentence about the resident, or a plan note that is not in words (dates, a copied identity line, a word or two), is not taken: yesterday’s stays.',
-    why: 'SmolLM2-135M revised its status to “2024-04-15”, “Innate traits: curious, shy, …” or “Benadryl’s Cove”, and the day’s plan followed it (“take care of yourself”, “don’t eat cake”).',
+    does: 'A new day’s revised “currently” line that is not a sentence opening with the resident (their name, a pronoun), or a plan note that is not in words (dates, a copied identity line or worked example, a word or two, a word looping), is not taken: yesterday’s stays. A plan note written beside a status about someone else is not taken either.',
+    why: 'SmolLM2-135M revised its status to “2024-04-15”, “Innate traits: curious, shy, …”, “Benadryl’s Cove”, “Tom has been to the library…” (for Tobias) or the worked example’s with the resident’s name in it, and its plan note to “Delphine will take the cake tomorrow tomorrow tomorrow…”; the day’s plan followed it (“take care of yourself”, “don’t eat cake”).',
     paper: 'Whatever the revision writes becomes the status and the plan note.',
   },
 ];

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { withoutDate } from '../prompts/dailyRevise';
+import { harness } from '../testing/harness';
 import { readsAsNote, readsAsStatus } from './dayRevision';
+import { planNewDay } from './plan';
 
 describe('the new day’s status check', () => {
   it.each([
@@ -18,6 +20,17 @@ describe('the new day’s status check', () => {
     // The worked example's resident, copied onto a real one.
     ["Rosa Diaz is writing a book about the town's history.", false],
     ['Rosa Mensah is making a cup of tea and tea cake', false],
+    // Session 24's recorded days: someone else, the date, the prompt's own words, the second
+    // example with the resident's name in it, a word looping.
+    ['Tom has been to the library to read a book and has written his research proposal.', false],
+    ['Delphine Cartwright is planning to have a party at the Kettle, and I am going.', true],
+    ['Today is Tuesday April 16, 2024. I am sorry to hear that, Delphine.', false],
+    ['You are Tobias Mensah, a botany student, telling the town about trees today.', false],
+    [
+      'Delphine Cartwright is worried about her second hive and is glad she heard the band at the pub tonight.',
+      false,
+    ],
+    ['Delphine is taking the last piece of cake tomorrow, tomorrow, tomorrow tomorrow', false],
   ])('"%s" reads as a status of Tobias Mensah or Delphine Cartwright: %s', (text, expected) => {
     const name = text.includes('Delphine') ? 'Delphine Cartwright' : 'Tobias Mensah';
     expect(readsAsStatus(text, name)).toBe(expected);
@@ -32,6 +45,9 @@ describe('the new day’s status check', () => {
     ['Daily requirements: bake bread every morning', false],
     ['2017-12-19,2020-12-29,2021-01-04', false],
     ['Rosa will finish the book this morning', false],
+    ['Ada will take the cake tomorrow tomorrow tomorrow yesterday tomorrow', false],
+    ['Ada will check the second hive this morning and take the band a jar of honey.', false],
+    ['Ada will check the cake this morning and take the band a jar of jam.', true],
   ])('"%s" reads as a plan note: %s', (text, expected) => {
     expect(readsAsNote(text, 'Ada Lin')).toBe(expected);
   });
@@ -60,5 +76,53 @@ describe('the new day’s status check', () => {
     expect(withoutDate('Agnes is writing: a history of the town')).toBe(
       'Agnes is writing: a history of the town',
     );
+  });
+});
+
+describe('the new day’s revision, checked', () => {
+  /** Ada's status and plan note after a day-2 revision that answered `revised`. */
+  async function revisedAs(revised: { currently: string; needs: string }) {
+    const h = await harness({ 'daily.revise': () => revised });
+    const ada = h.agents.ada;
+    await planNewDay(ada, h.mind());
+    const before = { ...ada.identity };
+    await planNewDay(ada, h.mind(h.clock.gameSecondsOf(1, 0)));
+    return { before, after: ada.identity };
+  }
+
+  it('takes a status about the resident and a plan note in words', async () => {
+    const revised = {
+      currently: 'Ada Lin is baking for the spring fair.',
+      needs: 'the spring fair at the park today at 3 pm',
+    };
+    const { after } = await revisedAs(revised);
+    expect([after.currently, after.dailyPlanRequirement]).toEqual([
+      revised.currently,
+      revised.needs,
+    ]);
+  });
+
+  it('keeps yesterday’s plan note when the new one loops, and takes the status', async () => {
+    const revised = {
+      currently: 'Ada Lin is baking for the spring fair.',
+      needs: 'Ada will bake the cake tomorrow tomorrow tomorrow tomorrow',
+    };
+    const { before, after } = await revisedAs(revised);
+    expect([after.currently, after.dailyPlanRequirement]).toEqual([
+      revised.currently,
+      before.dailyPlanRequirement,
+    ]);
+  });
+
+  it('keeps both of yesterday’s when the status is about someone else', async () => {
+    // SmolLM2 for Tobias Mensah: "Tom has been to the library…", "Tom will finish…".
+    const { before, after } = await revisedAs({
+      currently: 'Tom has been to the library and wrote his research proposal.',
+      needs: 'Tom will finish the proposal draft this week and send it to the council',
+    });
+    expect([after.currently, after.dailyPlanRequirement]).toEqual([
+      before.currently,
+      before.dailyPlanRequirement,
+    ]);
   });
 });

@@ -2,12 +2,11 @@
  * The new-day revision (reverie `revise_identity`): on every game day after the first, before
  * planning, the agent rewrites its "currently" line and today's plan note from dated
  * statements of what it remembers (one `daily.revise` call). With the status-check guard on
- * (common/runs/guards.ts), a status that does not read as a sentence about the resident, or a
- * plan note that is not in words, is not taken and yesterday's stays: what the revision writes
- * steers the whole day's plan.
+ * (common/runs/guards.ts), a status that is not a sentence about the resident, or a plan note
+ * that is not in words, is not taken and yesterday's stays: what the revision writes steers
+ * the whole day's plan.
  */
-import { dailyRevisePrompt } from '../prompts/dailyRevise';
-import { namesAnExample } from '../prompts/examples';
+import { copiesRevisionExample, dailyRevisePrompt } from '../prompts/dailyRevise';
 import { IDENTITY_LABELS } from '../prompts/identity';
 import { conditionsOf } from './ablation';
 import type { Agent } from './Agent';
@@ -20,16 +19,22 @@ const MIN_STATUS_WORDS = 4;
 /** A line of the identity block copied back ("Innate traits: curious, shy"). */
 const IDENTITY_LABEL = new RegExp(`^\\s*(?:${Object.values(IDENTITY_LABELS).join('|')})\\s*:`, 'i');
 
-const PRONOUN = /\b(?:i|me|my|he|him|his|she|her|they|them|their)\b/i;
+/** A word written three times running ("tomorrow, tomorrow tomorrow"): the model looping. */
+const LOOPING = /\b([a-z'’]+)\b(?:[\s,.;:!?]+\1\b){2}/i;
+
+/** Words a status about the resident may open with besides their name. */
+const OPENERS = new Set(['he', 'she', 'they', 'i', 'mr', 'mrs', 'ms', 'miss', 'dr', 'professor']);
 
 /**
  * Whether `text` reads as a note in words for the resident called `name`: at least
  * {@link MIN_STATUS_WORDS} words, two thirds of them plain words (not dates, clock times or
- * punctuation), not a copied identity field, and naming no worked example's resident (a
- * neighbour's name is theirs: {@link namesAnExample}).
+ * punctuation), no word looping ({@link LOOPING}), not a copied identity field, and not a
+ * copied worked example ({@link copiesRevisionExample}; a neighbour's name is theirs, not an
+ * example's).
  * A plan note may name no one ("the party at the cafe today at 5 pm").
  * @example readsAsNote('the party at the cafe today at 5 pm', 'Ada Lin') // true
  * @example readsAsNote('2024-04-15', 'Ada Lin') // false
+ * @example readsAsNote('Ada will bake the cake tomorrow tomorrow tomorrow', 'Ada Lin') // false
  */
 export function readsAsNote(
   text: string,
@@ -37,17 +42,24 @@ export function readsAsNote(
   neighbours: readonly string[] = [],
 ): boolean {
   const tokens = text.split(/\s+/).filter(Boolean);
-  if (tokens.length < MIN_STATUS_WORDS || IDENTITY_LABEL.test(text)) return false;
-  if (namesAnExample(text, [name, ...neighbours])) return false;
+  if (tokens.length < MIN_STATUS_WORDS || IDENTITY_LABEL.test(text) || LOOPING.test(text)) {
+    return false;
+  }
+  if (copiesRevisionExample(text, name, neighbours)) return false;
   const plain = tokens.filter((t) => /^[a-z][a-z'’-]*[,.;:!?]?$/i.test(t)).length;
   return plain * 3 >= tokens.length * 2;
 }
 
 /**
  * Whether `text` reads as a status of the resident called `name`: a note in words
- * ({@link readsAsNote}) that names them, by either name or a pronoun.
+ * ({@link readsAsNote}) that opens with them — a word of their name, a pronoun or a title. On
+ * recorded Willow Bend days SmolLM2 opened statuses with someone else ("Tom has been to the
+ * library…" for Tobias Mensah, "Delphine Cartwright is planning to have a party…" for him too),
+ * with the date ("Today is Tuesday April 16, 2024. I am sorry to hear that.") or with the
+ * prompt's own words ("You are Agnes Whitlow, a local history lecturer…").
  * @example readsAsStatus('Tobias Mensah is going to the cafe to study.', 'Tobias Mensah') // true
  * @example readsAsStatus('The old willow is close to the city.', 'Tobias Mensah') // false
+ * @example readsAsStatus('Tom has been to the library to read his book.', 'Tobias Mensah') // false
  */
 export function readsAsStatus(
   text: string,
@@ -55,9 +67,12 @@ export function readsAsStatus(
   neighbours: readonly string[] = [],
 ): boolean {
   if (!readsAsNote(text, name, neighbours)) return false;
-  const names = name.split(/\s+/).filter((n) => n.length > 1);
-  const lower = text.toLowerCase();
-  return names.some((n) => lower.includes(n.toLowerCase())) || PRONOUN.test(text);
+  const first = /^[^a-z]*([a-z]+)/i.exec(text)?.[1].toLowerCase() ?? '';
+  const names = name
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((n) => n.length > 1);
+  return names.includes(first) || OPENERS.has(first);
 }
 
 /** Revises the agent's "currently" line and daily requirement for `date` (one `daily.revise` call). */
@@ -77,9 +92,13 @@ export async function reviseForNewDay(
     }),
   );
   const check = conditionsOf(mind).guards.statusCheck;
+  const currently = !check || readsAsStatus(revised.currently, agent.name, mind.residents);
+  // An answer whose status is not about the resident is confused as a whole: its plan note was
+  // about that other person too on recorded days ("Tom will finish the proposal draft this
+  // week" beside "Tom has been to the library…" for Tobias Mensah), so yesterday's note stays.
   const taken = {
-    currently: !check || readsAsStatus(revised.currently, agent.name, mind.residents),
-    needs: !check || readsAsNote(revised.needs, agent.name, mind.residents),
+    currently,
+    needs: !check || (currently && readsAsNote(revised.needs, agent.name, mind.residents)),
   };
   agent.identity = {
     ...agent.identity,

@@ -122,18 +122,19 @@ describe('planning', () => {
     expect(action).toMatchObject({ description: SLEEP_ACTIVITY, address: 'Town:cafe:kitchen' });
   });
 
-  it('revises identity on the next day before planning it', async () => {
+  it('revises identity on the next day, keeps the day plan and asks only its schedule anew', async () => {
     const h = await harness();
     const ada = h.agents.ada;
     await planNewDay(ada, h.mind());
+    const [, ...monday] = ada.dailyPlan;
     h.model.calls.length = 0;
     await planNewDay(ada, h.mind(h.clock.gameSecondsOf(1, 0)));
-    expect(h.model.calls.map((c) => c.fn)).toEqual([
-      'daily.revise',
-      'plan.wake',
-      'plan.daily',
-      'plan.hourly',
-    ]);
+    expect(h.model.calls.map((c) => c.fn)).toEqual(['daily.revise', 'plan.wake', 'plan.hourly']);
+    // Monday's plan is Tuesday's, from Tuesday's wake-up hour.
+    expect(ada.dailyPlan).toEqual([wakeItem(ada.wakeMinute / 60), ...monday]);
+    expect(h.model.callsOf('plan.hourly')[0].messages.at(-1)?.content).toContain(
+      `Your plan for today: ${ada.dailyPlan.join('; ')}.`,
+    );
     expect(ada.identity.currently).toBe('They are busy preparing for the spring fair.');
     // The revised identity is what the first planning question describes.
     expect(h.model.calls[1].messages.at(-1)?.content).toContain(
@@ -143,7 +144,7 @@ describe('planning', () => {
 });
 
 describe('the new day (reverie revise_identity)', () => {
-  it('a party announced on day 1 for "tomorrow at 5 pm" reaches day 2 dated, and lands at 17:00 in its schedule', async () => {
+  it('a party announced on day 1 for "tomorrow at 5 pm" reaches day 2 dated, and lands at 17:00 in its schedule though the day plan stays as it was', async () => {
     const party = 'go to the party at the cafe at 5 pm';
     const h = await harness({
       'daily.revise': () => ({
@@ -151,7 +152,7 @@ describe('the new day (reverie revise_identity)', () => {
         needs: 'the party at the cafe today, Tuesday February 14, at 5 pm',
       }),
       'plan.daily': () => ({
-        plan: ['open the cafe', 'have lunch', 'garden in the park', party, 'go to bed'],
+        plan: ['open the cafe', 'have lunch', 'garden in the park', 'go to bed'],
       }),
       'plan.hourly': () => ({
         schedule: [
@@ -203,15 +204,15 @@ describe('the new day (reverie revise_identity)', () => {
     );
     const union = new Set(found.flatMap((r) => r.results.map((m) => m.id)));
     expect(statements).toHaveLength(union.size);
-    // The revision becomes Ada's status and needs, which the day plan is asked with, beside
-    // her dated thoughts, on the right day.
-    const daily = h.model.callsOf('plan.daily')[0].messages.at(-1)!.content;
-    expect(daily).toContain('the party at the cafe today, Tuesday February 14, at 5 pm');
-    expect(daily).toContain('Today is Tuesday February 14, 2023.');
-    expect(daily).toContain(`Monday February 13, 2023, 15:00: ${announcement}`);
-    expect(ada.dailyPlan).toContain(party);
-    // The schedule asked for that plan has the party from 17:00 to 20:00.
-    expect(h.model.callsOf('plan.hourly')[0].messages.at(-1)!.content).toContain(party);
+    // Monday's day plan stays (reverie keeps `daily_req`); the revision becomes Ada's status and
+    // needs, which the schedule is asked with, beside her dated thoughts, on the right day.
+    expect(h.model.callsOf('plan.daily')).toEqual([]);
+    expect(ada.dailyPlan).not.toContain(party);
+    const hourly = h.model.callsOf('plan.hourly')[0].messages.at(-1)!.content;
+    expect(hourly).toContain('the party at the cafe today, Tuesday February 14, at 5 pm');
+    expect(hourly).toContain('Today is Tuesday February 14, 2023.');
+    expect(hourly).toContain(`Monday February 13, 2023, 15:00: ${announcement}`);
+    // The schedule asked with them has the party from 17:00 to 20:00.
     expect(blockAt(ada, 17 * 60)).toMatchObject({
       activity: 'party at the cafe',
       startMinute: 17 * 60,

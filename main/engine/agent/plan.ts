@@ -8,7 +8,7 @@
 import { formatAddress } from '../../../common/scenario/address';
 import { actionPrompt, LOCATION_SEPARATOR, type ActionChoice } from '../prompts/action';
 import { actNowPrompt } from '../prompts/actNow';
-import { planDailyPrompt } from '../prompts/planDaily';
+import { keptPlan, planDailyPrompt } from '../prompts/planDaily';
 import { planDecomposePrompt, SHORTEST_TASK_MINUTES } from '../prompts/planDecompose';
 import { planHourlyPrompt } from '../prompts/planHourly';
 import { planWakePrompt } from '../prompts/planWake';
@@ -36,9 +36,11 @@ import { planningThoughts } from './planMemory';
 /** Importance of the day-plan memory (reverie `_long_term_planning`: `thought_poignancy = 5`). */
 export const DAY_PLAN_IMPORTANCE = 5;
 /**
- * Plans the game day that `mind.now` falls in, when the agent has not yet: on later days first
- * revises "currently" and today's needs from dated statements (see {@link reviseForNewDay}),
- * then asks wake hour, broad plan and hourly schedule.
+ * Plans the game day that `mind.now` falls in, when the agent has not yet: asks the wake hour,
+ * the broad plan and the hourly schedule. On later days it first revises "currently" and today's
+ * needs from dated statements (see {@link reviseForNewDay}) and keeps the broad plan it had
+ * (reverie `_long_term_planning`: a new day keeps `daily_req`), so only the hourly schedule is
+ * asked anew: a routine can come round again, and the lifestyle policy can serve it.
  * Returns true when it planned.
  */
 export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
@@ -64,11 +66,18 @@ export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
     planWakePrompt(agent.identity, date, conditionsOf(mind).guards),
   );
   const thoughts = await planningThoughts(agent, mind);
-  const { plan } = await ask(
-    mind,
-    agent,
-    planDailyPrompt(agent.identity, { date, wakeHour, recentThoughts: thoughts }),
-  );
+  // On later days the day plan stays as it was, as in reverie; the revised status and plan
+  // note, and the recent thoughts, reach the day through its hourly schedule.
+  const plan =
+    agent.dailyPlan.length > 0
+      ? keptPlan(agent.dailyPlan, wakeHour)
+      : (
+          await ask(
+            mind,
+            agent,
+            planDailyPrompt(agent.identity, { date, wakeHour, recentThoughts: thoughts }),
+          )
+        ).plan;
   const { schedule } = await ask(
     mind,
     agent,

@@ -6,7 +6,7 @@
  * location …)" and the new status, asked here in one call).
  */
 import { ranked } from './budget';
-import { EXAMPLE_RESIDENTS } from './examples';
+import { copiesAnExample, EXAMPLE_RESIDENTS } from './examples';
 import { exampleSystem, residentBrief, type IdentityView } from './identity';
 import { object, words } from './jsonSchema';
 import { buildSpec, bullets, type PromptSpec } from './PromptSpec';
@@ -84,3 +84,25 @@ export function withoutDate(text: string): string {
   const stripped = text.replace(date, '');
   return stripped === text ? text.trim() : stripped.trim();
 }
+
+/**
+ * Whether `text`, a revised status or plan note for the resident called `name`, copies the
+ * worked examples' rather than coming from the resident's memories ({@link copiesAnExample}):
+ * on recorded Willow Bend days SmolLM2 revised Delphine Cartwright's status to "Delphine
+ * Cartwright is worried about her second hive and is glad she heard the band at the pub
+ * tonight." — the second example's, with her name in it.
+ * @example copiesRevisionExample('Delphine will check the second hive this morning and take the band a jar of honey.', 'Delphine Cartwright') // true
+ */
+export function copiesRevisionExample(
+  text: string,
+  name: string,
+  neighbours: readonly string[] = [],
+): boolean {
+  return copiesAnExample(text, EXAMPLE_REVISIONS, name, neighbours);
+}
+
+/** Every worked example's revised status and plan note, gathered once. */
+const EXAMPLE_REVISIONS = EXAMPLE_RESIDENTS.flatMap((e) => [
+  e.revision.currently,
+  e.revision.needs,
+]);

@@ -366,3 +366,50 @@ export const EXAMPLE_CHAT: readonly { who: IdentityView; turn: ChatTurnExample }
     return { who: speaker.who, turn: parkChatTurn(n, speaker.partner, speaker.memories) };
   },
 );
+
+/**
+ * Examples of at least this many words count as copied when written with words added or left
+ * off (SmolLM2 revised Delphine Cartwright's status to "Delphine Cartwright is worried about her
+ * second hive and is glad she heard the band at the pub tonight."); shorter ones — reflection
+ * questions and insights — only when written whole, since "What does Ada care about?" may well
+ * begin a question of her own.
+ */
+const LONG_EXAMPLE_WORDS = 10;
+
+/**
+ * Whether `text`, written for the resident called `name`, copies one of `examples` (worked
+ * examples' answers) rather than coming from the resident's own memories: an example with only
+ * the resident swapped (names and pronouns ignored, every other word the same; a long example
+ * also with words added or left off: {@link LONG_EXAMPLE_WORDS}), or text naming the examples'
+ * town or people ({@link namesAnExample}; `neighbours`, the town's other residents, may share a
+ * name with them).
+ * @example copiesAnExample('Ada counts Rosa among her friends', ['Sam counts Rosa among his friends'], 'Ada Lin') // true
+ */
+export function copiesAnExample(
+  text: string,
+  examples: readonly string[],
+  name: string,
+  neighbours: readonly string[] = [],
+): boolean {
+  if (namesAnExample(text, [name, ...neighbours])) return true;
+  const names = [name, ...EXAMPLE_RESIDENTS.map((e) => e.who.name)]
+    .flatMap((full) => [full, full.split(' ')[0]])
+    .sort((a, b) => b.length - a.length);
+  const normal = (line: string) => {
+    let t = ` ${line.toLowerCase().replace(/[’`]/g, "'")} `;
+    for (const n of names) t = t.split(n.toLowerCase()).join(' @ ');
+    return t
+      .replace(/@'s?/g, '@')
+      .replace(/\b(he|she|they|him|her|his|hers|them|their|theirs)\b/g, '%')
+      .replace(/[^a-z@% ]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+  };
+  const written = normal(text);
+  return examples.some((example) => {
+    const shown = normal(example);
+    if (shown === written) return true;
+    if (shown.split(' ').length < LONG_EXAMPLE_WORDS) return false;
+    return ` ${written} `.includes(` ${shown} `) || ` ${shown} `.includes(` ${written} `);
+  });
+}

@@ -16,7 +16,7 @@
  * 250–400 tokens it generated per call (a recorded Willow Bend day, issue 22). Shown compact
  * answers it writes compact ones.
  */
-import { EXAMPLE_RESIDENTS, namesAnExample } from './examples';
+import { EXAMPLE_RESIDENTS } from './examples';
 import type { IdentityView } from './identity';
 
 /** One example resident's reflection. */
@@ -146,35 +146,3 @@ export const REFLECTION_EXAMPLES: readonly ReflectionExample[] = [
     ],
   },
 ];
-
-/**
- * Whether `text`, written for the resident called `name`, copies one of `examples` (reflection
- * questions or insights) rather than coming from the resident's memories: an example with only
- * the resident swapped (names and pronouns ignored, every other word the same), or text naming
- * the examples' town or people ({@link namesAnExample}; `neighbours`, the town's other residents,
- * may share a name with them).
- */
-export function copiesReflectionExample(
-  text: string,
-  examples: readonly string[],
-  name: string,
-  neighbours: readonly string[] = [],
-): boolean {
-  if (namesAnExample(text, [name, ...neighbours])) return true;
-  const people = [name, ...REFLECTION_EXAMPLES.map((e) => e.who.name)];
-  const names = people.flatMap((full) => [full, full.split(' ')[0]]);
-  const normal = (line: string) => {
-    let t = ` ${line.toLowerCase().replace(/[’`]/g, "'")} `;
-    for (const n of names.sort((a, b) => b.length - a.length)) {
-      t = t.split(n.toLowerCase()).join(' @ ');
-    }
-    return t
-      .replace(/@'s?/g, '@')
-      .replace(/\b(he|she|they|him|her|his|hers|them|their|theirs)\b/g, '%')
-      .replace(/[^a-z@% ]+/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim();
-  };
-  const written = normal(text);
-  return examples.some((example) => normal(example) === written);
-}

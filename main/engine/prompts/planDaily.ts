@@ -20,7 +20,20 @@ const shape = object({ plan: list(words(ITEM_WORDS, 3), 3, 7) });
 
 /** The plan's first item, which the prompt gives (reverie's `daily_planning_v6` prefix). */
 export function wakeItem(wakeHour: number): string {
-  return `wake up and complete the morning routine at ${wakeHour}:00`;
+  return `${WAKE_ITEM_OPENING}${wakeHour}:00`;
+}
+
+const WAKE_ITEM_OPENING = 'wake up and complete the morning routine at ';
+
+/**
+ * Yesterday's day plan as today's, with today's wake-up hour (reverie `_long_term_planning` on
+ * a "New day": `daily_req` stays, and only the hourly schedule is asked anew, from the revised
+ * identity).
+ * @example keptPlan(['wake up and complete the morning routine at 6:00', 'open the cafe'], 7) // ['wake up and complete the morning routine at 7:00', 'open the cafe']
+ */
+export function keptPlan(yesterday: readonly string[], wakeHour: number): string[] {
+  const rest = yesterday.filter((item) => !item.startsWith(WAKE_ITEM_OPENING));
+  return [wakeItem(wakeHour), ...rest];
 }
 
 function opening(who: IdentityView, date: string): string {

@@ -14,7 +14,8 @@ import { ranked } from './budget';
 import { exampleSystem, residentBrief, type IdentityView } from './identity';
 import { intIn, list, object, tuple, words } from './jsonSchema';
 import { buildSpec, numbered, type PromptSpec } from './PromptSpec';
-import { copiesReflectionExample, REFLECTION_EXAMPLES } from './memoryExamples';
+import { copiesAnExample } from './examples';
+import { REFLECTION_EXAMPLES } from './memoryExamples';
 
 /** Longest insight, in words. */
 const INSIGHT_WORDS = 15;
@@ -84,7 +85,7 @@ export function reflectInsightsPrompt(
 
 /**
  * Whether `insight` was copied from the worked examples rather than inferred from the resident's
- * statements ({@link copiesReflectionExample}). Asked about willow trees and a pond, SmolLM2
+ * statements ({@link copiesAnExample}). Asked about willow trees and a pond, SmolLM2
  * wrote Agnes Whitlow "A dry summer left the bees with few flowers" and "The new lavender may
  * feed the bees again", the examples' first two.
  * @example copiesExampleInsight('A dry summer left the bees with few flowers.', 'Agnes Whitlow') // true
@@ -95,7 +96,7 @@ export function copiesExampleInsight(
   name: string,
   neighbours: readonly string[] = [],
 ): boolean {
-  return copiesReflectionExample(insight, EXAMPLE_INSIGHTS, name, neighbours);
+  return copiesAnExample(insight, EXAMPLE_INSIGHTS, name, neighbours);
 }
 
 /** Every worked example's insights, gathered once. */

@@ -7,7 +7,8 @@ import { recent } from './budget';
 import { exampleSystem, residentBrief, type IdentityView } from './identity';
 import { list, object, words } from './jsonSchema';
 import { buildSpec, numbered, type PromptSpec } from './PromptSpec';
-import { copiesReflectionExample, REFLECTION_EXAMPLES } from './memoryExamples';
+import { copiesAnExample } from './examples';
+import { REFLECTION_EXAMPLES } from './memoryExamples';
 
 /** Questions per reflection (Park et al. 2023 §4.2). */
 export const REFLECTION_QUESTIONS = 3;
@@ -52,7 +53,7 @@ export function reflectQuestionsPrompt(
 
 /**
  * Whether `question` was copied from the worked examples rather than asked of the resident's
- * memories ({@link copiesReflectionExample}). SmolLM2 asked Agnes, a historian, "What does Agnes
+ * memories ({@link copiesAnExample}). SmolLM2 asked Agnes, a historian, "What does Agnes
  * Whitlow value in her work at the clinic?", "… at the Elmford clinic?" and "How does the band feel about the new
  * song?" — about nothing she had seen, so the insights that followed were about nothing either.
  * @example copiesExampleQuestion('What does Agnes Whitlow value in her work at the clinic?', 'Agnes Whitlow') // true
@@ -63,7 +64,7 @@ export function copiesExampleQuestion(
   name: string,
   neighbours: readonly string[] = [],
 ): boolean {
-  return copiesReflectionExample(question, EXAMPLE_QUESTIONS, name, neighbours);
+  return copiesAnExample(question, EXAMPLE_QUESTIONS, name, neighbours);
 }
 
 /** Every worked example's questions, gathered once. */
