@@ -383,7 +383,8 @@ const LONG_EXAMPLE_WORDS = 10;
  * also with words added or left off: {@link LONG_EXAMPLE_WORDS}), or text naming the examples'
  * town or people ({@link namesAnExample}; `neighbours`, the town's other residents, may share a
  * name with them).
- * @example copiesAnExample('Ada counts Rosa among her friends', ['Sam counts Rosa among his friends'], 'Ada Lin') // true
+ * @example copiesAnExample('Ada likes quiet hours with a book', ['Rosa likes quiet hours with a book'], 'Ada Lin') // true
+ * @example copiesAnExample('Ada likes quiet hours with a book by the fire', ['Rosa likes quiet hours with a book'], 'Ada Lin') // false (a short example, written with more)
  */
 export function copiesAnExample(
   text: string,
