@@ -67,7 +67,8 @@ export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
   );
   const thoughts = await planningThoughts(agent, mind);
   // On later days the day plan stays as it was, as in reverie; the revised status and plan
-  // note, and the recent thoughts, reach the day through its hourly schedule.
+  // note, and the recent thoughts, reach the day through its hourly schedule. Keyed on the plan
+  // itself, not on `agent.day`: a day run with planning off (an ablation) leaves none to keep.
   const plan =
     agent.dailyPlan.length > 0
       ? keptPlan(agent.dailyPlan, wakeHour)
