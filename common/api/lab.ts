@@ -144,7 +144,10 @@ export type ExperimentProgress = z.infer<typeof experimentProgressSchema>;
 export const policyViewSchema = z.object({
   id: z.string(),
   plan: z.string(),
-  tasks: z.array(z.object({ task: z.string(), minutes: z.number(), location: z.string() })),
+  /** `location` null: a chat or wait came before the task, so its place is chosen on reuse. */
+  tasks: z.array(
+    z.object({ task: z.string(), minutes: z.number(), location: z.string().nullable() }),
+  ),
   /** Objects the policy used and the state each must be in for it to be reused. */
   condition: z.array(z.object({ object: z.string(), state: z.string() })),
   /** Game clock when it was stored. */

@@ -24,7 +24,14 @@ export const lifestylePolicySchema = z.object({
   plan: z.string(),
   /** Unit-length embedding of `plan`: the key reuse is decided on. */
   embedding: z.array(z.number()),
-  tasks: z.array(z.object({ task: z.string(), minutes: z.number(), action: actionChoiceSchema })),
+  /**
+   * The decomposition's tasks with the action each was carried out as; null for the tasks a
+   * chat or wait came before (the block was re-planned around it), whose place is chosen when
+   * the policy is replayed (lifestylePolicy.ts `closeRecording`).
+   */
+  tasks: z.array(
+    z.object({ task: z.string(), minutes: z.number(), action: actionChoiceSchema.nullable() }),
+  ),
   condition: z.array(policyConditionSchema),
   /** Game clock label when it was stored (for the inspector). */
   storedAt: z.string(),

@@ -9,7 +9,7 @@ import type { CostLayerNote } from './costLayerHooks';
 import type { LifestylePolicy } from './costLayerState';
 import type { Mind } from './mind';
 import { closeRecording, conditionHolds, settleAction } from './lifestylePolicy';
-import { nextAction, planNewDay } from './plan';
+import { nextAction, planNewDay, replanAround } from './plan';
 import { FilePolicyStore, policyKey } from './policyStore';
 
 const STOVE = 'Town:cafe:kitchen:stove';
@@ -73,7 +73,7 @@ describe('lifestyle policy', () => {
     expect(stored).toHaveLength(1);
     const [policy] = stored;
     expect(policy.plan).toBe('work at the cafe');
-    expect(policy.tasks.map((t) => [t.task, t.action.location])).toEqual([
+    expect(policy.tasks.map((t) => [t.task, t.action?.location])).toEqual([
       ['prepare the counter', 'cafe > kitchen > stove'],
       ['serve customers', 'cafe > kitchen > stove'],
       ['wash cups', 'cafe > kitchen > stove'],
@@ -200,19 +200,89 @@ describe('lifestyle policy', () => {
     }
   });
 
-  it('drops a decomposition a chat or a wait interrupts, even after all its tasks began', async () => {
+  it('keeps a decomposition a chat interrupts after its first task: the next block reuses it and asks only the places it never reached', async () => {
+    const { h, ada, mind, notes, stored } = await setup();
+    ada.action = await nextAction(ada, mind(0)); // 10:00 "prepare the counter", at the stove
+    settleAction(ada, mind(0), true);
+    const chat = {
+      task: 'conversing with Bo',
+      startedAt: 300,
+      endsAt: 600,
+      context: 'just talked',
+    };
+    const from = h.model.calls.length;
+    await replanAround(ada, mind(300), chat);
+    // Stored as it was planned, with the one place it got to; the block's rest is re-planned.
+    expect(fnsSince(h, from)).toEqual(['plan.decompose']);
+    expect(stored).toHaveLength(1);
+    expect(stored[0].tasks.map((t) => [t.task, t.action?.location ?? null])).toEqual([
+      ['prepare the counter', 'cafe > kitchen > stove'],
+      ['serve customers', null],
+      ['wash cups', null],
+      ['tidy the tables', null],
+    ]);
+    expect(stored[0].condition).toEqual([{ object: STOVE, state: 'idle' }]);
+    ada.action = null;
+
+    // 11:00, the same activity again: no decomposition, the first place from the policy; the
+    // tasks it never reached ask where (their exact inputs were never answered).
+    const reuseFrom = h.model.calls.length;
+    ada.action = await nextAction(ada, mind(3600));
+    expect(notes.filter((n) => n.kind.startsWith('policy')).at(-1)).toMatchObject({
+      kind: 'policy.hit',
+      policyId: stored[0].id,
+    });
+    expect(ada.action).toMatchObject({ description: 'preparing the counter' });
+    expect(fnsSince(h, reuseFrom)).toEqual([]);
+    ada.action = await nextAction(ada, mind(3600 + 3600));
+    expect(ada.action).toMatchObject({ description: 'serving customers' });
+    expect(fnsSince(h, reuseFrom)).toEqual(['action']);
+  });
+
+  it('keeps an interrupted decomposition also when the interruption lasts to the end of its block', async () => {
+    const { h, ada, mind, stored } = await setup();
+    ada.action = await nextAction(ada, mind(0));
+    settleAction(ada, mind(0), true);
+    // A wait from 10:05 past the block's end (14:00): nothing of the block is left to re-plan.
+    const from = h.model.calls.length;
+    await replanAround(ada, mind(300), {
+      task: 'waiting for the bathroom',
+      startedAt: 300,
+      endsAt: 4 * 3600 + 600,
+      context: 'waited',
+    });
+    expect(fnsSince(h, from)).toEqual([]);
+    expect(stored.map((p) => p.tasks.filter((t) => t.action).length)).toEqual([1]);
+  });
+
+  it('keeps a decomposition interrupted when all its tasks were done, with every action', async () => {
     const { ada, mind, stored } = await setup();
     await actFor(ada, mind, 0);
-    expect(closeRecording(ada, mind(3000), true)).toBeNull();
+    const policy = closeRecording(ada, mind(3000), true);
+    expect(policy?.tasks.every((t) => t.action !== null)).toBe(true);
+    expect(stored).toEqual([policy]);
+    expect(ada.costLayer.policyRun).toBeNull();
+  });
+
+  it('drops a decomposition interrupted before its first task was carried out', async () => {
+    const { ada, mind, stored } = await setup();
+    ada.action = await nextAction(ada, mind(0)); // chosen, not yet reported as reached
+    await replanAround(ada, mind(60), {
+      task: 'conversing with Bo',
+      startedAt: 60,
+      endsAt: 600,
+      context: 'just talked',
+    });
     expect(stored).toHaveLength(0);
     expect(ada.costLayer.policyRun).toBeNull();
   });
 
-  it('drops a decomposition interrupted before all its tasks had actions', async () => {
+  it('drops a decomposition left unfinished without an interruption (a whisper re-planned the day)', async () => {
     const { ada, mind, stored } = await setup();
-    await nextAction(ada, mind(0));
+    ada.action = await nextAction(ada, mind(0));
+    settleAction(ada, mind(0), true);
     expect(ada.costLayer.policyRun?.mode).toBe('record');
-    ada.tasks = []; // e.g. a chat re-planned the window
+    ada.tasks = []; // replanRestOfDay drops the day's tasks
     await nextAction(ada, mind(3600));
     expect(stored).toHaveLength(0);
   });

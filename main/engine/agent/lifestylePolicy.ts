@@ -9,11 +9,16 @@
  * reused without a model call. The threshold is the one calibrated for the running embedder
  * (AGA's 0.97, set on ada-002, when it is not calibrated: costLayerCalibration.ts).
  *
- * A decomposition becomes a policy once it ran its course ("successful"): every task's action
- * was started and the place it names was reachable (the run reports each outcome through
- * {@link settleAction}), and the block was left without an interruption
- * ({@link closeRecording}). One interrupted (a chat or a wait re-plans the block) or with an
- * unreachable place is dropped. A policy is never reused for the block it came from (see
+ * A decomposition becomes a policy once it ran its course: every task's action was started and
+ * the place it names was reachable (the run reports each outcome through {@link settleAction}).
+ * One with an unreachable place did not work and is dropped. One a chat or a wait interrupted
+ * (the block is re-planned around it) is kept too when what it got to do worked: the
+ * decomposition is still the agent's way of doing that activity, the interruption came from
+ * outside it, and AGA's own code stores every decomposition the moment it is made. Its tasks
+ * after the interruption keep no action; their places are chosen when it is replayed. (Dropping
+ * these lost the routines residents meet each other in: on SmolLM2, Willow Bend seed 44, 6 of
+ * the 19 decompositions day 1 made were cut short by a chat, among them "read a book in the
+ * library" and "read a book in the cafe", which day 2 asked again word for word.) A policy is never reused for the block it came from (see
  * `blockPolicies`). The `action` answers themselves are also reused for the same task in other
  * words (placeChoices.ts).
  *
@@ -63,7 +68,8 @@ export function conditionHolds(
   known: ReadonlySet<string>,
   world: Mind['world'],
 ): boolean {
-  if (!policy.tasks.every((t) => knowsPlace(known, t.action.location))) return false;
+  if (!policy.tasks.every((t) => t.action === null || knowsPlace(known, t.action.location)))
+    return false;
   return policy.condition.every(({ object, state }) => {
     const now = world.objectState(object);
     if (now === undefined) return false;
@@ -271,9 +277,10 @@ export function settleAction(agent: Agent, mind: Mind, reachable: boolean): void
 
 /**
  * Ends the decomposition being recorded or replayed. A recording becomes a policy when it ran
- * its course — every task carried out and the block left without an interruption (a chat or a
- * wait re-plans the block: `interrupted`) — and is then stored on the agent, reported, and
- * returned.
+ * its course — every task carried out — or, when a chat or a wait `interrupted` it (the block is
+ * re-planned around it), when it got as far as carrying out its first task: the tasks not
+ * carried out keep no action. It is then stored on the agent, reported, and returned. A
+ * recording left unfinished otherwise (a whisper re-planned the day) is not stored.
  */
 export function closeRecording(
   agent: Agent,
@@ -282,8 +289,14 @@ export function closeRecording(
 ): LifestylePolicy | null {
   const run = agent.costLayer.policyRun;
   agent.costLayer.policyRun = null;
-  if (run?.mode !== 'record' || interrupted || !run.tasks.every((t) => t.done)) return null;
-  const tasks = run.tasks.map((t) => ({ task: t.task, minutes: t.minutes, action: t.action! }));
+  if (run?.mode !== 'record') return null;
+  const complete = run.tasks.every((t) => t.done);
+  if (!complete && !(interrupted && run.tasks[0]?.done)) return null;
+  const tasks = run.tasks.map((t) => ({
+    task: t.task,
+    minutes: t.minutes,
+    action: t.done ? t.action : null,
+  }));
   const policy: LifestylePolicy = {
     id: createHash('sha256')
       .update(JSON.stringify([run.plan, tasks, run.condition]))

@@ -199,6 +199,9 @@ export interface Interruption {
 export async function replanAround(agent: Agent, mind: Mind, event: Interruption): Promise<void> {
   // Without planning there is no decomposition to revise: the next moment decides afresh.
   if (!plans(mind)) return;
+  // The decomposition being recorded ends here, interrupted (kept as far as it worked), also
+  // when the interruption runs to the end of the block and nothing is decomposed again.
+  if (costLayerOf(mind).lifestylePolicy) closeRecording(agent, mind, true);
   const { clock } = mind;
   const startMinute = Math.floor(clock.minuteOfDay(event.startedAt));
   const endMinute = Math.ceil(

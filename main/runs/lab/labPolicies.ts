@@ -35,7 +35,7 @@ export class LabPolicies {
           tasks: p.tasks.map((t) => ({
             task: t.task,
             minutes: t.minutes,
-            location: t.action.location,
+            location: t.action?.location ?? null,
           })),
           condition: p.condition,
           storedAt: p.storedAt,

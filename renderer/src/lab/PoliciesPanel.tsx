@@ -117,7 +117,8 @@ export function PoliciesPanel({
                       <li key={i}>
                         {t.task}{' '}
                         <span className="muted">
-                          ({t.minutes} min, {t.location})
+                          ({t.minutes} min,{' '}
+                          {t.location ?? 'interrupted before it: its place is chosen when reused'})
                         </span>
                       </li>
                     ))}
