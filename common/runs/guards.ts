@@ -81,8 +81,8 @@ export const GUARDS: readonly GuardInfo[] = [
     id: 'workedExamples',
     cli: 'examples',
     label: 'Worked examples',
-    does: 'Planning, new-day revision, action, chat, interview, importance and reflection prompts show two invented residents’ questions answered well before the real question; a reflection question or insight copied from an example (“How does the band feel about the new song?”, “A dry summer left the bees with few flowers”, or one naming the examples’ town or people, unless a resident of the town has that name) is dropped.',
-    why: 'From instructions alone SmolLM2-135M wrote dates, names and one word repeated instead of a plan, the word “insight” as every insight, and rated a third of all memories 10.',
+    does: 'Planning, new-day revision, action, chat, social memory, interview, importance and reflection prompts show two invented residents’ questions answered well before the real question; a reflection question or insight copied from an example (“How does the band feel about the new song?”, “A dry summer left the bees with few flowers”, or one naming the examples’ town or people, unless a resident of the town has that name) is dropped, and a social summary, relationship or feeling that carries the examples’ content (“keeps bees and gives me a jar of honey”, “friendly young musician”, for people with no bees or band) leaves the one before in place.',
+    why: 'From instructions alone SmolLM2-135M wrote dates, names and one word repeated instead of a plan, the word “insight” as every insight, a timestamp or a run of numbers as what it knew of a neighbour and “realityship” as the relationship, and rated a third of all memories 10.',
     paper: 'Zero-shot prompts (reverie starts the answer for the model instead).',
   },
   {

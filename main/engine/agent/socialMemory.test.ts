@@ -12,7 +12,7 @@ describe('social memory', () => {
   it('starts unknown, compresses memories for dialogue, and updates relationship and feeling after a chat', async () => {
     const h = await harness({
       'social.summary': (req) => ({
-        summary: req.messages[1].content.includes('Previous summary: unknown')
+        summary: req.messages.at(-1)!.content.includes('Previous summary: unknown')
           ? 'Old friends who run the cafe together.'
           : 'Old friends; they planned the spring fair.',
       }),
@@ -73,6 +73,40 @@ describe('social memory', () => {
     expect(h.model.callsOf('converse.turn').at(-2)!.messages.at(-1)!.content).toContain(
       'Your relationship with Bo Park: close friends; you feel: warm.',
     );
+  });
+
+  it('does not take a summary or phrase that carries the worked examples’ content (workedExamples guard)', async () => {
+    // Answers SmolLM2-135M wrote with the examples shown, about people who keep no bees.
+    const h = await harness({
+      'social.summary': () => ({
+        summary: 'Bo Park is a young man who keeps bees and gives me a jar of honey last week.',
+      }),
+      'social.update': () => ({ relationship: 'friendly young musician', feeling: 'warm' }),
+    });
+    const { ada, bo } = h.agents;
+    const chat = async (conditions: typeof social) => {
+      const mind = h.mind(0, { conditions });
+      await planNewDay(ada, mind);
+      await planNewDay(bo, mind);
+      ada.costLayer.social = {};
+      ada.chatCooldownUntil = {};
+      await converse(ada, bo, mind);
+      return ada.costLayer.social.bo;
+    };
+    const guarded = await chat(social);
+    // The summary stays as it was, and the memories it was asked about count as merged, so
+    // the chat's later lines do not ask again; the copied relationship is not taken either.
+    expect(guarded).toMatchObject({ summary: UNKNOWN, relationship: UNKNOWN, feeling: 'warm' });
+    expect(guarded.sources.length).toBeGreaterThan(0);
+    // With the guard off (paper-exact), what the model wrote is what is kept.
+    const off = runConditionsSchema.parse({
+      costLayer: { socialMemory: true },
+      guards: { workedExamples: false },
+    });
+    expect(await chat(off)).toMatchObject({
+      summary: 'Bo Park is a young man who keeps bees and gives me a jar of honey last week.',
+      relationship: 'friendly young musician',
+    });
   });
 
   it('leaves dialogue on raw memories and keeps no social entries when off', async () => {

@@ -5,8 +5,9 @@
  * summary does not cover yet are merged into it first (re-written only then), and relationship
  * and feeling are updated once after each conversation.
  */
-import { socialSummaryPrompt } from '../prompts/socialSummary';
-import { socialUpdatePrompt } from '../prompts/socialUpdate';
+import { copiesSummaryExample, socialSummaryPrompt } from '../prompts/socialSummary';
+import { copiesUpdateExample, socialUpdatePrompt } from '../prompts/socialUpdate';
+import { conditionsOf } from './ablation';
 import type { Agent } from './Agent';
 import type { SocialEntry } from './costLayerState';
 import type { MemoryNode } from './memory';
@@ -58,19 +59,22 @@ export async function mergeIntoSummary(
   const covered = new Set(entry.sources);
   const fresh = memories.filter((m) => !covered.has(m.id));
   if (fresh.length === 0) return entry;
-  const { summary } = await ask(
-    mind,
-    agent,
-    socialSummaryPrompt(agent.identity, {
-      partnerName: other.name,
-      relationship: entry.relationship,
-      previous: entry.summary,
-      newMemories: fresh.map((m) => m.description),
-    }),
-  );
+  const input = {
+    partnerName: other.name,
+    relationship: entry.relationship,
+    previous: entry.summary,
+    newMemories: fresh.map((m) => m.description),
+  };
+  const { summary } = await ask(mind, agent, socialSummaryPrompt(agent.identity, input));
+  // A summary that carries the worked examples' content is about nobody here (`workedExamples`
+  // guard): the previous one stays, and the memories count as merged, so the next line of the
+  // chat does not ask again.
+  const copied =
+    conditionsOf(mind).guards.workedExamples &&
+    copiesSummaryExample(summary, agent.identity, input, mind.residents ?? []);
   const updated: SocialEntry = {
     ...entry,
-    summary,
+    summary: copied ? entry.summary : summary,
     sources: [...entry.sources, ...fresh.map((m) => m.id)].slice(-MAX_SOURCES),
     updatedAt: mind.now,
   };
@@ -86,17 +90,26 @@ export async function updateAfterChat(
   transcript: readonly string[],
 ): Promise<SocialEntry> {
   const entry = socialEntry(agent, other.id);
-  const { relationship, feeling } = await ask(
-    mind,
-    agent,
-    socialUpdatePrompt(agent.identity, {
-      partnerName: other.name,
-      relationship: entry.relationship,
-      feeling: entry.feeling,
-      transcript,
-    }),
-  );
-  const updated: SocialEntry = { ...entry, relationship, feeling, updatedAt: mind.now };
+  const input = {
+    partnerName: other.name,
+    relationship: entry.relationship,
+    feeling: entry.feeling,
+    transcript,
+  };
+  const answer = await ask(mind, agent, socialUpdatePrompt(agent.identity, input));
+  // A phrase carrying the worked examples' content is not taken (`workedExamples` guard): the
+  // one before stays.
+  const check = conditionsOf(mind).guards.workedExamples;
+  const own = (phrase: string, before: string) =>
+    check && copiesUpdateExample(phrase, agent.identity, input, mind.residents ?? [])
+      ? before
+      : phrase;
+  const updated: SocialEntry = {
+    ...entry,
+    relationship: own(answer.relationship, entry.relationship),
+    feeling: own(answer.feeling, entry.feeling),
+    updatedAt: mind.now,
+  };
   agent.costLayer.social[other.id] = updated;
   return updated;
 }

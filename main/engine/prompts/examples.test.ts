@@ -2,13 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { actionPrompt } from './action';
 import { converseTurnPrompt } from './converseTurn';
 import { dailyRevisePrompt } from './dailyRevise';
-import { EXAMPLE_CHAT, EXAMPLE_RESIDENTS, type ExampleResident } from './examples';
+import {
+  carriesExampleContent,
+  EXAMPLE_CHAT,
+  EXAMPLE_RESIDENTS,
+  EXAMPLE_SOCIAL_SUMMARIES,
+  EXAMPLE_SOCIAL_UPDATES,
+  type ExampleResident,
+} from './examples';
 import { interviewPrompt } from './interview';
 import { planDailyPrompt } from './planDaily';
 import { planDecomposePrompt } from './planDecompose';
 import { planHourlyPrompt } from './planHourly';
 import { planWakePrompt } from './planWake';
 import type { FittedPrompt, PromptSpec } from './PromptSpec';
+import { socialSummaryPrompt } from './socialSummary';
+import { socialUpdatePrompt } from './socialUpdate';
 import type { TokenProfile } from './tokenProfile';
 
 const roomy: TokenProfile = {
@@ -165,5 +174,53 @@ describe('worked examples', () => {
     expect(shared).toEqual([]);
     expect(a.schedule.map((s) => s.activity)).not.toEqual(b.schedule.map((s) => s.activity));
     expect(a.action.choice.location).not.toBe(b.action.choice.location);
+  });
+});
+
+describe('carriesExampleContent', () => {
+  const summaries = EXAMPLE_SOCIAL_SUMMARIES.map((e) => e.summary);
+  const tobias =
+    'Tobias Mensah is a botany student who is steady and kind. Agnes Whitlow lent him a book.';
+  const people = ['Tobias Mensah', 'Agnes Whitlow'];
+
+  it('finds the examples’ content in answers SmolLM2 wrote about people it does not fit', () => {
+    for (const copied of [
+      'Tobias Mensah is a young man who keeps bees and gives me a jar of honey last week.',
+      'Agnes Whitlow is a young woman who plays the guitar in a band.',
+      'Rosa lent Tobias a book.', // an example resident named
+    ]) {
+      expect(carriesExampleContent(copied, summaries, tobias, people), copied).toBe(true);
+    }
+  });
+
+  it('leaves answers whose words come from what the resident was given, or one word of the examples’', () => {
+    for (const own of [
+      'Agnes Whitlow lent me a book; she is kind.',
+      'Agnes Whitlow is my professor and lent me a book last week.', // "last", "week": also in examples, but one of them is given
+      'kind person',
+    ]) {
+      expect(carriesExampleContent(own, summaries, `${tobias} last`, people), own).toBe(false);
+    }
+  });
+});
+
+describe('social memory examples', () => {
+  it('social.summary and social.update: each example asked in the form the real question takes, answered within its schema', () => {
+    const fits = [
+      ...EXAMPLE_SOCIAL_SUMMARIES.map((e) => ({
+        fitted: socialSummaryPrompt(e.who, { ...e, newMemories: e.memories }).fit(roomy),
+        answer: { summary: e.summary },
+      })),
+      ...EXAMPLE_SOCIAL_UPDATES.map((e) => ({
+        fitted: socialUpdatePrompt(e.who, e).fit(roomy),
+        answer: e.after,
+      })),
+    ];
+    for (const [i, { fitted, answer }] of fits.entries()) {
+      const shown = shownExamples(fitted)[i % 2];
+      expect(shown.question).toBe(fitted.messages.at(-1)?.content);
+      // Within the word limits (a longer one would be cut by the validator) and as written.
+      expect(fitted.validator.parse(JSON.parse(shown.answer))).toEqual(answer);
+    }
   });
 });

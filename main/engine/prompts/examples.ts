@@ -346,6 +346,82 @@ export const EXAMPLE_RELATIONSHIPS: readonly {
 ];
 
 /**
+ * social.summary's worked examples (AGA social memory): each resident's summary of the other,
+ * merged from the previous one and new memories, the resident's own trivia (a stove, sleeping)
+ * left out. Without an example SmolLM2-135M summarised a neighbour as a timestamp
+ * ("2023-04-15T07:22:34.324Z"), a place ("The Copper Kettle"), a nonword ("Sufflish") or a run
+ * of numbers, and dialogue then read that as "what has happened between you".
+ */
+export const EXAMPLE_SOCIAL_SUMMARIES: readonly {
+  who: IdentityView;
+  partnerName: string;
+  relationship: string;
+  previous: string;
+  memories: readonly string[];
+  summary: string;
+}[] = [
+  {
+    who: SAM.who,
+    partnerName: ROSA.who.name,
+    relationship: 'kind neighbour',
+    previous: 'Rosa Diaz keeps bees and gave me a jar of honey last week.',
+    memories: [
+      'Rosa Diaz is worried that her bees are not making enough honey.',
+      'clinic kettle is off',
+      'Sam Lee invited Rosa Diaz to hear the band at the pub tonight.',
+    ],
+    summary:
+      'Rosa Diaz keeps bees and gave me honey last week. She worries that her bees make too ' +
+      'little honey this year. I invited her to hear my band at the pub tonight.',
+  },
+  {
+    who: ROSA.who,
+    partnerName: SAM.who.name,
+    relationship: 'unknown',
+    previous: 'unknown',
+    memories: [
+      'Sam Lee plays the guitar in a band.',
+      'Rosa Diaz is sleeping',
+      'Sam Lee carried the honey jars for Rosa.',
+      'garden bench is idle',
+    ],
+    summary: 'Sam Lee is a young man who plays the guitar in a band. He carried my honey jars.',
+  },
+];
+
+/**
+ * social.update's worked examples: after the park chat, each one's relationship with the other
+ * and feeling about them as short phrases. Without them SmolLM2-135M wrote names ("Tobias
+ * Mensah" / "Agnes Whitlow"), echoes of the field names ("realityship", "felling") or a line of
+ * the chat.
+ */
+export const EXAMPLE_SOCIAL_UPDATES: readonly {
+  who: IdentityView;
+  partnerName: string;
+  relationship: string;
+  feeling: string;
+  transcript: readonly string[];
+  after: { relationship: string; feeling: string };
+}[] = [
+  {
+    who: SAM.who,
+    partnerName: ROSA.who.name,
+    relationship: 'kind neighbour',
+    feeling: 'fond of her',
+    transcript: PARK_CHAT,
+    after: { relationship: 'kind neighbour', feeling: 'glad she will come' },
+  },
+  {
+    who: ROSA.who,
+    partnerName: SAM.who.name,
+    relationship: 'unknown',
+    feeling: 'unknown',
+    transcript: PARK_CHAT,
+    after: { relationship: 'friendly young musician', feeling: 'pleased and grateful' },
+  },
+];
+
+/**
  * The park chat as converse.summary's worked example: both names, the lines, and its topic as a
  * phrase that completes "conversing about …" (not a line of the chat).
  */
@@ -366,6 +442,32 @@ export const EXAMPLE_CHAT: readonly { who: IdentityView; turn: ChatTurnExample }
     return { who: speaker.who, turn: parkChatTurn(n, speaker.partner, speaker.memories) };
   },
 );
+
+/**
+ * Whether `text` carries the worked examples' content into a real answer: it names their town
+ * or people ({@link namesAnExample}, `people` being the resident's and the town's names), or
+ * at least two of its words of four letters or more come from `examples` (the examples'
+ * answers) and from nothing in `own` (what the real question gave the model). For a check of
+ * answers that restate their input in other words, where a copy is rarely word for word:
+ * summarising Agnes Whitlow for Tobias Mensah, SmolLM2-135M wrote "Tobias Mensah is a young
+ * man who keeps bees and gives me a jar of honey last week" — the example's bees and honey,
+ * which nothing of Tobias's mentions.
+ * @example carriesExampleContent('kind person', ['kind neighbour'], 'He is steady and kind', []) // false
+ * @example carriesExampleContent('pleased and grateful', ['pleased and grateful'], 'Agnes Whitlow', []) // true
+ */
+export function carriesExampleContent(
+  text: string,
+  examples: readonly string[],
+  own: string,
+  people: readonly string[],
+): boolean {
+  if (namesAnExample(text, people)) return true;
+  const wordsOf = (t: string) => t.toLowerCase().match(/[a-z]{4,}/g) ?? [];
+  const shown = new Set(examples.flatMap(wordsOf));
+  const given = new Set(wordsOf(own));
+  const carried = new Set(wordsOf(text).filter((w) => shown.has(w) && !given.has(w)));
+  return carried.size >= 2;
+}
 
 /**
  * Examples of at least this many words count as copied when written with words added or left
