@@ -135,6 +135,40 @@ describe('lifestyle policy', () => {
     expect(fnsSince(h, from)).toEqual([]);
   });
 
+  it('reads an object another resident is using as the state it goes back to, when recording and when reusing', async () => {
+    const { h, ada, mind, notes, stored } = await setup({
+      'plan.hourly': () => ({
+        schedule: [4, 2, 2].map((hours) => ({
+          activity: 'work at the cafe',
+          hours,
+          asleep: false,
+        })),
+      }),
+    });
+    let boCooks = true; // Bo stands at the stove, which shows his "in use" while he does
+    h.world.setObjectState(STOVE, 'in use');
+    const withBo = (t: number) => ({
+      ...mind(t),
+      objectHeld: (address: string) => boCooks && address === STOVE,
+    });
+    await actFor(ada, withBo, 0);
+    // Bo leaves: the stove is idle again, as the policy's condition says it should be.
+    boCooks = false;
+    h.world.resetObjectState(STOVE);
+    await actFor(ada, withBo, 3600, 1);
+    expect(stored[0].condition).toEqual([{ object: STOVE, state: 'idle' }]);
+    expect(notes.filter((n) => n.kind === 'policy.hit')).toHaveLength(1);
+    // 15:00, the next block of the same work (the schedule runs on to bedtime): Bo is back at
+    // the stove while Ada, now elsewhere, starts it — still her routine.
+    ada.action = null;
+    boCooks = true;
+    h.world.setObjectState(STOVE, 'in use');
+    const from = h.model.calls.length;
+    await nextAction(ada, withBo(5 * 3600));
+    expect(notes.filter((n) => n.kind === 'policy.hit')).toHaveLength(2);
+    expect(fnsSince(h, from)).toEqual([]);
+  });
+
   it('holds the condition when a room it chose is now known object by object, not when the room is unknown', async () => {
     const { h, ada } = await setup();
     // Recorded on a first visit, when the kitchen was a place of its own; the stove is known now.
@@ -142,12 +176,10 @@ describe('lifestyle policy', () => {
       condition: [],
       tasks: [{ action: { location: 'cafe > kitchen' } }],
     } as unknown as Pick<LifestylePolicy, 'condition' | 'tasks'>;
-    expect(conditionHolds(ada, policy, new Set(['cafe > kitchen > stove']), h.world)).toBe(true);
-    expect(conditionHolds(ada, policy, new Set(['park > lawn > bench']), h.world)).toBe(false);
+    expect(conditionHolds(ada, policy, new Set(['cafe > kitchen > stove']), h)).toBe(true);
+    expect(conditionHolds(ada, policy, new Set(['park > lawn > bench']), h)).toBe(false);
     // A room's name is not a prefix of another room's ("cafe > kitchenette").
-    expect(conditionHolds(ada, policy, new Set(['cafe > kitchenette > sink']), h.world)).toBe(
-      false,
-    );
+    expect(conditionHolds(ada, policy, new Set(['cafe > kitchenette > sink']), h)).toBe(false);
   });
 
   it('asks the model for a plan below the similarity threshold; exact action inputs come from the cache', async () => {

@@ -59,22 +59,36 @@ export type PolicyLookup =
 
 /**
  * True when `policy` can run now: every object it used exists, is in one of the agent's known
- * places, and shows the state it had when stored (or the agent itself holds it); every place it
- * chose is still one the agent knows.
+ * places, and is in the state it had when stored (or the agent itself holds it); every place it
+ * chose is still one the agent knows. An object's state is its resting one ({@link restingState}).
  */
 export function conditionHolds(
   agent: Agent,
   policy: Pick<LifestylePolicy, 'condition' | 'tasks'>,
   known: ReadonlySet<string>,
-  world: Mind['world'],
+  mind: Pick<Mind, 'world' | 'objectHeld'>,
 ): boolean {
   if (!policy.tasks.every((t) => t.action === null || knowsPlace(known, t.action.location)))
     return false;
   return policy.condition.every(({ object, state }) => {
-    const now = world.objectState(object);
+    const now = restingState(mind, object);
     if (now === undefined) return false;
     return now === state || agent.action?.objectAddress === object;
   });
+}
+
+/**
+ * The state an object is in apart from whoever is using it: the default it goes back to while
+ * a resident holds it (their "in use" or "being read" lasts only while they stay), else its
+ * state. A condition recorded while someone else sat in the reading nook asked for it to be
+ * "in use" again, and failed once it was free: on SmolLM2 (Willow Bend seed 44) two day-2
+ * decompositions word for word the same as day 1's ("write a book", "go to the library") were
+ * asked of the model again for that.
+ */
+function restingState(mind: Pick<Mind, 'world' | 'objectHeld'>, object: string) {
+  return mind.objectHeld?.(object)
+    ? mind.world.defaultObjectState(object)
+    : mind.world.objectState(object);
 }
 
 /**
@@ -135,7 +149,7 @@ export async function lookupPolicy(
   const knownSet = new Set(known);
   for (const { policy, similarity } of ranked) {
     if (similarity < threshold) break;
-    if (conditionHolds(agent, policy, knownSet, mind.world)) {
+    if (conditionHolds(agent, policy, knownSet, mind)) {
       return { hit: true, policy, similarity, embedding };
     }
   }
@@ -237,7 +251,7 @@ export function recordAction(
   // The first use of an object sets the condition; later uses in the same decomposition find
   // it in the state the agent itself put it in.
   if (objectAddress && !run.condition.some((c) => c.object === objectAddress)) {
-    const state = mind.world.objectState(objectAddress);
+    const state = restingState(mind, objectAddress);
     if (state !== undefined) run.condition.push({ object: objectAddress, state });
   }
 }

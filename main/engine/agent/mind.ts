@@ -49,6 +49,11 @@ export interface Mind {
    * only the resident's own name is known.
    */
   residents?: readonly string[];
+  /**
+   * True while a resident holds the object at `address`: its state is then theirs, and goes
+   * back to its default when they leave it (sim/heldObjects.ts); absent = nothing is held.
+   */
+  objectHeld?: (address: string) => boolean;
   /** Told when a prompt had to be cut to fit the context (the run logs it). */
   promptTrimmed?: (trim: { fn: string; agentId?: string; trims: PromptTrim[] }) => void;
 }

@@ -13,6 +13,7 @@ import type { Mind } from '../agent/mind';
 import { policyKey, type PolicyStore } from '../agent/policyStore';
 import type { TileWorld } from '../world/TileWorld';
 import type { Clock } from './Clock';
+import { holdOf } from './heldObjects';
 import type { RecordingModel } from './RecordingModel';
 import type { LogEvent, RunInfo } from './types';
 
@@ -48,6 +49,7 @@ export function runMind(run: RunMindSource, step: number, logStep = step): Mind 
     ...(run.info.tokenProfile ? { tokens: run.info.tokenProfile } : {}),
     homes: homesOf(run.agents),
     residents: run.agents.map((a) => a.name),
+    objectHeld: (address) => run.agents.some((a) => holdOf(a, run.world)?.address === address),
     promptTrimmed: (trim) => run.writeLine({ type: 'prompt.trim', step: logStep, ...trim }),
   };
 }

@@ -228,6 +228,11 @@ export class TileWorld {
     return this.objectStates.get(address) ?? this.objectDefaults.get(address);
   }
 
+  /** The state an object starts in and goes back to (its tree `defaultState`), or undefined. */
+  defaultObjectState(address: string): string | undefined {
+    return this.objectDefaults.get(address);
+  }
+
   /**
    * Sets an object's state (e.g. "being cooked on"). Returns false, changing nothing, when the
    * address names no object instance.
