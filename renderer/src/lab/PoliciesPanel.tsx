@@ -118,7 +118,7 @@ export function PoliciesPanel({
                         {t.task}{' '}
                         <span className="muted">
                           ({t.minutes} min,{' '}
-                          {t.location ?? 'interrupted before it: its place is chosen when reused'})
+                          {t.location ?? 'not reached: its place is chosen on reuse'})
                         </span>
                       </li>
                     ))}
