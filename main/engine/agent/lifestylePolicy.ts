@@ -18,9 +18,9 @@
  * after the interruption keep no action; their places are chosen when it is replayed. (Dropping
  * these lost the routines residents meet each other in: on SmolLM2, Willow Bend seed 44, 6 of
  * the 19 decompositions day 1 made were cut short by a chat, among them "read a book in the
- * library" and "read a book in the cafe", which day 2 asked again word for word.) A policy is never reused for the block it came from (see
- * `blockPolicies`). The `action` answers themselves are also reused for the same task in other
- * words (placeChoices.ts).
+ * library" and "read a book in the cafe", which day 2 asked again word for word.) A policy is
+ * never reused for the block it came from (see `blockPolicies`). The `action` answers themselves
+ * are also reused for the same task in other words (placeChoices.ts).
  *
  * Determinism: policies live in the agent's snapshot and a run starts from the copy of the
  * store it was created with (`policies.json` in the run directory), so resume and replay make
