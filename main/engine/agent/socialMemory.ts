@@ -100,14 +100,14 @@ export async function updateAfterChat(
   // A phrase carrying the worked examples' content is not taken (`workedExamples` guard): the
   // one before stays.
   const check = conditionsOf(mind).guards.workedExamples;
-  const own = (phrase: string, before: string) =>
+  const kept = (phrase: string, before: string) =>
     check && copiesUpdateExample(phrase, agent.identity, input, mind.residents ?? [])
       ? before
       : phrase;
   const updated: SocialEntry = {
     ...entry,
-    relationship: own(answer.relationship, entry.relationship),
-    feeling: own(answer.feeling, entry.feeling),
+    relationship: kept(answer.relationship, entry.relationship),
+    feeling: kept(answer.feeling, entry.feeling),
     updatedAt: mind.now,
   };
   agent.costLayer.social[other.id] = updated;

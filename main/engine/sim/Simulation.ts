@@ -163,6 +163,7 @@ export class Simulation {
       scenario,
       info,
       agents,
+      held: this.held,
       policyStore: deps.policyStore,
       writeLine: (line) => this.log.line(line),
     };

@@ -33,6 +33,11 @@ export class HeldObjects {
     private readonly held: Map<string, string>,
   ) {}
 
+  /** True while someone holds the object at `address` (the world shows their state). */
+  isHeld(address: string): boolean {
+    return this.held.has(address);
+  }
+
   /** For snapshots: address → state. */
   toJSON(): Record<string, string> {
     return Object.fromEntries(this.held);

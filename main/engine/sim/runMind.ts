@@ -13,7 +13,7 @@ import type { Mind } from '../agent/mind';
 import { policyKey, type PolicyStore } from '../agent/policyStore';
 import type { TileWorld } from '../world/TileWorld';
 import type { Clock } from './Clock';
-import { holdOf } from './heldObjects';
+import type { HeldObjects } from './heldObjects';
 import type { RecordingModel } from './RecordingModel';
 import type { LogEvent, RunInfo } from './types';
 
@@ -26,6 +26,8 @@ export interface RunMindSource {
   scenario: Scenario;
   info: RunInfo;
   agents: readonly Agent[];
+  /** The objects someone holds, whose world state is then the holder's. */
+  held: Pick<HeldObjects, 'isHeld'>;
   policyStore?: PolicyStore;
   /** Appends a line of a step's work to the run's log. */
   writeLine(line: LogEvent): void;
@@ -49,7 +51,7 @@ export function runMind(run: RunMindSource, step: number, logStep = step): Mind 
     ...(run.info.tokenProfile ? { tokens: run.info.tokenProfile } : {}),
     homes: homesOf(run.agents),
     residents: run.agents.map((a) => a.name),
-    objectHeld: (address) => run.agents.some((a) => holdOf(a, run.world)?.address === address),
+    objectHeld: (address) => run.held.isHeld(address),
     promptTrimmed: (trim) => run.writeLine({ type: 'prompt.trim', step: logStep, ...trim }),
   };
 }
