@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BASELINE_CONDITIONS, townConditions } from '../../../common/runs/conditions';
 import { wakeItem } from '../prompts/planDaily';
 import { enumOf } from '../testing/ScriptedModel';
 import { harness } from '../testing/harness';
@@ -220,5 +221,32 @@ describe('the new day (reverie revise_identity)', () => {
       asleep: false,
     });
     expect(ada.day).toBe(1);
+  });
+});
+
+describe("yesterday's routine (the lifestyle policy)", () => {
+  const lifestyle = townConditions({ lifestylePolicy: true });
+
+  it('with the lifestyle policy on, the new day’s schedule is asked with what the resident did yesterday; off, as reverie asks it', async () => {
+    for (const conditions of [lifestyle, BASELINE_CONDITIONS]) {
+      const h = await harness();
+      const ada = h.agents.ada;
+      await planNewDay(ada, h.mind(0, { conditions })); // Monday February 13, 10:00
+      // The whisper re-planned Monday's afternoon: what she did is the day as it ended.
+      ada.schedule[3] = { ...ada.schedule[3], activity: 'visit Bo at the market' };
+      await planNewDay(ada, h.mind(21 * 3600, { conditions })); // Tuesday, 07:00
+      const [, tuesday] = h.model.callsOf('plan.hourly');
+      const question = tuesday.messages.at(-1)!.content;
+      if (conditions === lifestyle) {
+        // Awake blocks in order, each once; sleep is not an activity to repeat.
+        expect(question).toContain(
+          'Yesterday you did: work at the cafe; lunch and errands; visit Bo at the market; read at home.\n',
+        );
+      } else {
+        expect(question).not.toContain('Yesterday');
+      }
+      // Monday's own schedule was asked without one: there was no day before it.
+      expect(h.model.callsOf('plan.hourly')[0].messages.at(-1)!.content).not.toContain('Yesterday');
+    }
   });
 });

@@ -30,7 +30,13 @@ import { PLAN_EXPIRY_GAME_SECONDS } from './memory';
 import { ask, remember, type Mind } from './mind';
 import { earlierChoice, keepChoice } from './placeChoices';
 import { placesFor } from './placeRelevance';
-import { bedtimeFor, layoutSchedule, layoutTasks, SLEEP_ACTIVITY } from './schedule';
+import {
+  awakeActivities,
+  bedtimeFor,
+  layoutSchedule,
+  layoutTasks,
+  SLEEP_ACTIVITY,
+} from './schedule';
 import { planningThoughts } from './planMemory';
 
 /** Importance of the day-plan memory (reverie `_long_term_planning`: `thought_poignancy = 5`). */
@@ -79,6 +85,12 @@ export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
             planDailyPrompt(agent.identity, { date, wakeHour, recentThoughts: thoughts }),
           )
         ).plan;
+  // With the lifestyle policy on, the new day's schedule is shown yesterday's as the resident's
+  // routine (AGA's premise: a resident's days are much alike, so their decompositions can be
+  // reused). Asked without it, a small model samples a new day each morning and yesterday's
+  // policies fit none of its blocks (docs/deviations.md "Yesterday's routine").
+  const yesterday =
+    agent.day !== null && costLayerOf(mind).lifestylePolicy ? awakeActivities(agent.schedule) : [];
   const { schedule } = await ask(
     mind,
     agent,
@@ -87,6 +99,7 @@ export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
       fromHour: wakeHour,
       dailyPlan: plan,
       recentThoughts: thoughts,
+      ...(yesterday.length ? { yesterday } : {}),
     }),
   );
   agent.day = day;

@@ -197,3 +197,17 @@ export function mergeRepeats<T extends object>(
   }
   return out;
 }
+
+/**
+ * The awake activities of a laid-out day in order, each once where it ran on (a block cut into
+ * MAX_BLOCK_HOURS pieces, or the same activity twice in a row): the day as the next morning's
+ * schedule is shown it.
+ */
+export function awakeActivities(schedule: readonly ScheduleBlock[]): string[] {
+  const out: string[] = [];
+  for (const block of schedule) {
+    if (block.asleep || block.activity === SLEEP_ACTIVITY) continue;
+    if (out[out.length - 1] !== block.activity) out.push(block.activity);
+  }
+  return out;
+}

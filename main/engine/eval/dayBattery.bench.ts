@@ -5,20 +5,23 @@
  * thread; then per resident the battery of eval/dayBattery.ts, and a BENCH line with the wall
  * time per game hour. The day is long on a CPU (measure one hour first: the line reports the
  * rate); `npx tsx main/engine/eval/dayBattery.bench.ts <run-dir>` prints the battery of a run
- * already made (e.g. by `simulacra run templates/willow-bend --hours 18 …`) instead.
+ * already made (e.g. by `simulacra run templates/willow-bend --hours 18 …`) instead, and with
+ * `--hours N` only its first N game hours (`--hours 18` reads a 24-hour agent-day bench run as
+ * this bench's own day, night at 01:00).
  * Skips loudly without the real models (`npm run models:test`).
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { reportBench } from '../../../common/bench';
+import { parseArgs } from 'node:util';
+import { reportBench, wholeNumberFlag } from '../../../common/bench';
 import { townConditions } from '../../../common/runs/conditions';
 import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
 import { realTestModels } from '../../models/testing/test-models';
 import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
 import { readScenarioFolder } from '../../packs/index';
 import { EventLog } from '../sim/EventLog';
-import { LOG_FILE } from '../sim/runFiles';
+import { LOG_FILE, readRunScenario } from '../sim/runFiles';
 import { Simulation } from '../sim/Simulation';
 import { dayBattery, formatDayBattery, type ResidentDay } from './dayBattery';
 
@@ -31,22 +34,27 @@ const TEMPLATE = path.join(import.meta.dirname, '../../../templates/willow-bend'
  */
 const GAME_HOURS = 18;
 
-function report(runDir: string, wallSeconds: number | null): void {
-  const records = EventLog.read(path.join(runDir, LOG_FILE)).events.filter(
-    (e) => e.type === 'step',
-  );
-  if (records.length === 0) throw new Error(`${runDir} has no steps to read`);
-  const steps = records.length;
-  // Night is after the last step logged (a fork's steps are numbered from its parent's start).
-  const rows = dayBattery(runDir, records[records.length - 1].step + 1);
+/**
+ * Prints the battery of the run in `runDir`: its whole log, or with `hours` its first `hours`
+ * game hours (a 24-hour bench day read at 01:00, as this bench's own day is).
+ */
+function report(runDir: string, wallSeconds: number | null, hours?: number): void {
+  const all = EventLog.read(path.join(runDir, LOG_FILE)).events.filter((e) => e.type === 'step');
+  if (all.length === 0) throw new Error(`${runDir} has no steps to read`);
+  // Night is after the last step read (a fork's steps are numbered from its parent's start).
+  const first = Number(all[0].step);
+  const perHour = 3600 / readRunScenario(runDir).settings.secondsPerStep;
+  const end = hours === undefined ? Number(all[all.length - 1].step) + 1 : first + hours * perHour;
+  const steps = all.filter((e) => Number(e.step) < end).length;
+  const rows = dayBattery(runDir, end);
   console.log(formatDayBattery(rows));
   for (const r of rows) console.log(`${r.name}: ${r.places.join(', ')}`);
-  const hours = (steps * 10) / 3600;
+  const read = steps / perHour;
   reportBench({
     name: 'battery.willow-bend.day',
-    value: wallSeconds === null ? hours : Math.round(wallSeconds / hours),
+    value: wallSeconds === null ? read : Math.round(wallSeconds / read),
     unit: wallSeconds === null ? 'game hours read' : 's per game hour',
-    gameHours: Math.round(hours * 100) / 100,
+    gameHours: Math.round(read * 100) / 100,
     residents: rows.map((r: ResidentDay) => ({
       name: r.name,
       wakeUp: r.wakeUp,
@@ -63,9 +71,13 @@ function report(runDir: string, wallSeconds: number | null): void {
   });
 }
 
-const existing = process.argv[2];
+const { values: flags, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { hours: { type: 'string' } },
+});
+const existing = positionals[0];
 if (existing) {
-  report(existing, null);
+  report(existing, null, wholeNumberFlag('hours', flags.hours));
 } else {
   const models = realTestModels('the day battery bench');
   if (models) {

@@ -39,14 +39,16 @@ export interface ResidentDay {
 }
 
 /**
- * The battery of the run in `runDir` (from its first logged step: a fork reads its own day), with
- * "night" read after `nightStep` steps since the start of the run's line (its parent's included).
+ * The battery of the run in `runDir` (from its first logged step: a fork reads its own day, up to
+ * `nightStep`), with "night" read after `nightStep` steps since the start of the run's line (its
+ * parent's included).
  */
 export function dayBattery(runDir: string, nightStep: number): ResidentDay[] {
   const scenario = readRunScenario(runDir);
   const world = TileWorld.fromScenario(scenario);
   const { events } = EventLog.read(path.join(runDir, LOG_FILE));
-  const steps = events.filter((e): e is StepRecord => e.type === 'step');
+  // The day read ends at night: a longer run (a 24-hour bench day) is read up to it.
+  const steps = events.filter((e): e is StepRecord => e.type === 'step' && e.step < nightStep);
   // A fork's log starts at its parent's snapshot: the day read is the fork's own.
   const start = frameAt(runDir, steps[0]?.step ?? 0);
   const night = frameAt(runDir, nightStep);
@@ -82,7 +84,11 @@ export function dayBattery(runDir: string, nightStep: number): ResidentDay[] {
       reflections += step.reflections.filter((r) => r.agent === id).length;
     }
     const policyReuses = events.filter(
-      (e) => e.type === 'cost' && e.kind === 'policy.hit' && e.agentId === id,
+      (e) =>
+        e.type === 'cost' &&
+        e.kind === 'policy.hit' &&
+        e.agentId === id &&
+        Number(e.step) < nightStep,
     ).length;
     const bed = bedOf(persona.livingArea, world);
     const bedTiles = bed ? world.tilesOf(bed) : [];

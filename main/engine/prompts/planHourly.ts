@@ -30,15 +30,30 @@ const shape = object({ schedule: list(block, 2, MAX_BLOCKS) });
 /** One block of the hourly schedule as the model writes it. */
 export type HourlyBlock = { activity: string; hours: number; asleep: boolean };
 
-function opening(who: IdentityView, date: string, dailyPlan: readonly string[]): string {
-  return `${residentBrief(who)}\nToday is ${date}. Your plan for today: ${dailyPlan.join('; ')}.\nRecent thoughts:\n`;
+/** Most of yesterday's activities shown to a new day's schedule (it had at most this many blocks). */
+const YESTERDAY_ACTIVITIES = MAX_BLOCKS;
+
+function opening(
+  who: IdentityView,
+  date: string,
+  dailyPlan: readonly string[],
+  yesterday: readonly string[] = [],
+): string {
+  const routine = yesterday.length
+    ? `\nYesterday you did: ${yesterday.slice(0, YESTERDAY_ACTIVITIES).join('; ')}.`
+    : '';
+  return `${residentBrief(who)}\nToday is ${date}. Your plan for today: ${dailyPlan.join('; ')}.${routine}\nRecent thoughts:\n`;
 }
 
 function closing(fromHour: number): string {
   return `\nYour schedule starts at ${fromHour}:00.`;
 }
 
-/** Builds the schedule prompt for the hours from `fromHour` to midnight. */
+/**
+ * Builds the schedule prompt for the hours from `fromHour` to midnight. `yesterday`: the awake
+ * activities of the day before, in order, shown as the resident's routine (the lifestyle policy:
+ * see agent/plan.ts `planNewDay`).
+ */
 export function planHourlyPrompt(
   who: IdentityView,
   input: {
@@ -46,6 +61,7 @@ export function planHourlyPrompt(
     fromHour: number;
     dailyPlan: readonly string[];
     recentThoughts: readonly string[];
+    yesterday?: readonly string[];
   },
 ): PromptSpec<{ schedule: HourlyBlock[] }> {
   return buildSpec({
@@ -65,7 +81,7 @@ export function planHourlyPrompt(
       answer: { schedule: e.schedule },
     })),
     volatile: [
-      opening(who, input.date, input.dailyPlan),
+      opening(who, input.date, input.dailyPlan, input.yesterday),
       ranked('thoughts', input.recentThoughts),
       closing(input.fromHour),
     ],
