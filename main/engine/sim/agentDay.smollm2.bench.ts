@@ -35,7 +35,10 @@
  *   fresh model; then the mean of each figure with every day's value and the range — a
  *   before/after of a whole day wants this: see `reportDays`).
  *   [--hours N] (Harrow Quay's hours in a row from 07:00, 2 by default; 19 or more reach the
- *   night and add `run.wall_per_game_day@harrow-quay (projected)`: see `harrowQuayHours`).
+ *   night and add `run.wall_per_game_day@harrow-quay (projected)`: see `harrowQuayHours`)
+ *   [--sample] (Harrow Quay's day from sampled hours instead: two hours from 07:00, from 18:00
+ *   and from 01:00, six game hours in all, and `run.wall_per_game_day@harrow-quay (projected
+ *   from sampled hours)`: see `reportSampledDay`).
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -329,9 +332,10 @@ async function harrowQuayHours(
   embedder: Embedder,
   limit: Limit,
   hours: number,
-) {
+  from?: string,
+): Promise<HourFigures[]> {
   const town = 'harrow-quay';
-  const scenario = await template(town, seed);
+  const scenario = startingAt(await template(town, seed), from);
   const root = mkdtempSync(path.join(os.tmpdir(), `agent-day-${town}-`));
   const ledger = new CostLedger();
   const byContext = { cpuSeconds: 0 };
@@ -349,7 +353,8 @@ async function harrowQuayHours(
     const gameSeconds = sim.clock.gameSecondsAt(sim.step);
     const start = sim.clock.label(gameSeconds);
     const which = h === 0 ? 'planning hour' : h === 1 ? 'next hour' : `hour ${h + 1}`;
-    const m = await measure(sim, hour, ledger, `${town} ${which}`);
+    const label = from === undefined ? which : `${which} of a start at ${from}`;
+    const m = await measure(sim, hour, ledger, `${town} ${label}`);
     const row = spent(ledger.totals, before);
     const hourOfDay = Math.floor(sim.clock.minuteOfDay(gameSeconds) / 60);
     measured.push({ start, hourOfDay, cpuSeconds: m.cpuSeconds, wallSeconds: m.wallSeconds });
@@ -357,7 +362,7 @@ async function harrowQuayHours(
       name: `run.model_cpu_per_game_hour@${town}`,
       value: r1(m.cpuSeconds),
       unit: 'CPU-seconds per game hour (engine and embedder included: under 5% in a replay)',
-      hour: `${which}, from ${start}`,
+      hour: `${label}, from ${start}`,
       predicted: r1(predictedCpuSeconds(row, limit)),
       predictedByContext: r1(byContext.cpuSeconds - predictedBefore),
       wallSeconds: r1(m.wallSeconds),
@@ -375,7 +380,64 @@ async function harrowQuayHours(
     });
   }
   sim.close();
-  reportDayProjection(measured, town);
+  return measured;
+}
+
+/** `scenario` starting at `from` ("HH:MM") of its first day instead of its own time. */
+function startingAt<S extends { settings: { startTime: string } }>(scenario: S, from?: string): S {
+  if (from === undefined) return scenario;
+  const date = scenario.settings.startTime.slice(0, 'YYYY-MM-DD'.length);
+  return { ...scenario, settings: { ...scenario.settings, startTime: `${date}T${from}:00` } };
+}
+
+/**
+ * The starts of the sampled day (`--sample`), two hours each: the second hour of a start is a
+ * typical hour of its part of the day, the first being the one in which everyone plans.
+ */
+const SAMPLE_STARTS = ['07:00', '18:00', '01:00'] as const;
+
+/**
+ * Each hour of a day and the measured hour that stands for it: the 07:00 planning hour itself,
+ * 08:00–17:00 at the 08:00 hour's cost (mid-morning: walking, tasks, chats), 18:00–00:00 at the
+ * 19:00 hour's (the evening: the pub, going home, bed) and 01:00–06:00 at the 02:00 hour's (the
+ * night: everyone in bed).
+ */
+function sampleFor(hourOfDay: number): number {
+  if (hourOfDay === 7) return 7;
+  if (hourOfDay >= 8 && hourOfDay < 18) return 8;
+  if (hourOfDay >= 18 || hourOfDay === 0) return 19;
+  return 2;
+}
+
+/**
+ * A whole day projected from sampled hours (the issue's "07:00, a mid-morning hour, an evening
+ * hour, a night hour"): each of the 24 hours at the cost of the measured hour that stands for
+ * it ({@link sampleFor}). The evening and night hours come from runs started at 18:00 and 01:00,
+ * whose residents have only their first memories: a resident at 19:00 of a whole day holds the
+ * day's observations, which the prompts' budgets keep out of a call's length but which can
+ * bring more reflections and chats.
+ */
+function reportSampledDay(measured: readonly HourFigures[], town: string): void {
+  const byHour = new Map(measured.map((m) => [m.hourOfDay, m]));
+  const hours = Array.from({ length: 24 }, (_, h) => byHour.get(sampleFor(h)));
+  if (hours.some((m) => m === undefined)) {
+    throw new Error(`${town}: the sampled day lacks the 07:00, 08:00, 19:00 or 02:00 hour`);
+  }
+  const sum = (key: 'cpuSeconds' | 'wallSeconds') => hours.reduce((n, m) => n + m![key], 0);
+  reportBench({
+    name: `run.wall_per_game_day@${town} (projected from sampled hours)`,
+    value: r1(sum('wallSeconds') / 3600),
+    unit: 'hours of this machine per game day',
+    cpuHours: r1(sum('cpuSeconds') / 3600),
+    sampled: [7, 8, 19, 2].map((h) => {
+      const m = byHour.get(h)!;
+      return `${m.start}: ${Math.round(m.wallSeconds)} s, ${Math.round(m.cpuSeconds)} CPU-s`;
+    }),
+    standsFor: '07:00 itself; 08:00 for 08:00–17:00; 19:00 for 18:00–00:00; 02:00 for 01:00–06:00',
+    goal: 'within 2 hours',
+    town,
+    load1: load1(),
+  });
 }
 
 // From 01:00: the midnight sleepers (Ottilie closes the pub at 23:00) are in bed too.
@@ -443,6 +505,7 @@ const { values: flags, positionals } = parseArgs({
     caches: { type: 'string' },
     days: { type: 'string' },
     hours: { type: 'string' },
+    sample: { type: 'boolean' },
   },
 });
 const seed = wholeNumberFlag('seed', flags.seed);
@@ -491,7 +554,23 @@ if (models) {
   };
   for (const town of towns) {
     if (town === 'harrow-quay') {
-      await withFreshModels((llm, embedder) => harrowQuayHours(llm, embedder, limit, hours));
+      if (flags.sample) {
+        // Each start on fresh models: one start's KV cache never serves another's prompts.
+        const measured: HourFigures[] = [];
+        for (const from of SAMPLE_STARTS) {
+          measured.push(
+            ...(await withFreshModels((llm, embedder) =>
+              harrowQuayHours(llm, embedder, limit, 2, from),
+            )),
+          );
+        }
+        reportSampledDay(measured, town);
+      } else {
+        const measured = await withFreshModels((llm, embedder) =>
+          harrowQuayHours(llm, embedder, limit, hours),
+        );
+        reportDayProjection(measured, town);
+      }
       continue;
     }
     // Several days sample seeds in a row from the one asked for (or the template's).
