@@ -232,15 +232,18 @@ describe("yesterday's routine (the lifestyle policy)", () => {
       const h = await harness();
       const ada = h.agents.ada;
       await planNewDay(ada, h.mind(0, { conditions })); // Monday February 13, 10:00
-      // The whisper re-planned Monday's afternoon: what she did is the day as it ended.
+      // The whisper re-planned Monday's afternoon: what she did is the day as it ended. Her
+      // evening was a worked example's block copied ("care for patients on the ward"): the
+      // example's day, not hers, so it is not shown back as her routine.
       ada.schedule[3] = { ...ada.schedule[3], activity: 'visit Bo at the market' };
+      ada.schedule[4] = { ...ada.schedule[4], activity: 'Care for patients on the ward' };
       await planNewDay(ada, h.mind(21 * 3600, { conditions })); // Tuesday, 07:00
       const [, tuesday] = h.model.callsOf('plan.hourly');
       const question = tuesday.messages.at(-1)!.content;
       if (conditions === lifestyle) {
         // Awake blocks in order, each once; sleep is not an activity to repeat.
         expect(question).toContain(
-          'Yesterday you did: work at the cafe; lunch and errands; visit Bo at the market; read at home.\n',
+          'Yesterday you did: work at the cafe; lunch and errands; visit Bo at the market.\n',
         );
       } else {
         expect(question).not.toContain('Yesterday');

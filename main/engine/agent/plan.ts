@@ -10,7 +10,7 @@ import { actionPrompt, LOCATION_SEPARATOR, type ActionChoice } from '../prompts/
 import { actNowPrompt } from '../prompts/actNow';
 import { keptPlan, planDailyPrompt } from '../prompts/planDaily';
 import { planDecomposePrompt, SHORTEST_TASK_MINUTES } from '../prompts/planDecompose';
-import { planHourlyPrompt } from '../prompts/planHourly';
+import { isExampleActivity, planHourlyPrompt } from '../prompts/planHourly';
 import { planWakePrompt } from '../prompts/planWake';
 import { progressive } from '../prompts/verbPhrase';
 import { clockLabel } from '../sim/Clock';
@@ -88,9 +88,14 @@ export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
   // With the lifestyle policy on, the new day's schedule is shown yesterday's as the resident's
   // routine (AGA's premise: a resident's days are much alike, so their decompositions can be
   // reused). Asked without it, a small model samples a new day each morning and yesterday's
-  // policies fit none of its blocks (docs/deviations.md "Yesterday's routine").
+  // policies fit none of its blocks (docs/deviations.md "Yesterday's routine"). A block copied
+  // from a worked example is the example's day, not shown back as theirs (`workedExamples`).
+  const copiedExample = (a: string) =>
+    conditionsOf(mind).guards.workedExamples && isExampleActivity(a);
   const yesterday =
-    agent.day !== null && costLayerOf(mind).lifestylePolicy ? awakeActivities(agent.schedule) : [];
+    agent.day !== null && costLayerOf(mind).lifestylePolicy
+      ? awakeActivities(agent.schedule).filter((a) => !copiedExample(a))
+      : [];
   const { schedule } = await ask(
     mind,
     agent,

@@ -30,6 +30,20 @@ const shape = object({ schedule: list(block, 2, MAX_BLOCKS) });
 /** One block of the hourly schedule as the model writes it. */
 export type HourlyBlock = { activity: string; hours: number; asleep: boolean };
 
+const plainActivity = (activity: string) => activity.trim().toLowerCase().replace(/\s+/g, ' ');
+const EXAMPLE_ACTIVITIES = new Set(
+  EXAMPLE_RESIDENTS.flatMap((e) => e.schedule.map((b) => plainActivity(b.activity))),
+);
+
+/**
+ * Whether `activity` is one of the worked examples' schedule blocks, written as they are
+ * ("care for patients on the ward" for a history lecturer): the examples' day, not the
+ * resident's, so not shown back to them as their routine (agent/plan.ts `planNewDay`).
+ */
+export function isExampleActivity(activity: string): boolean {
+  return EXAMPLE_ACTIVITIES.has(plainActivity(activity));
+}
+
 /** Most of yesterday's activities shown to a new day's schedule (it had at most this many blocks). */
 const YESTERDAY_ACTIVITIES = MAX_BLOCKS;
 
