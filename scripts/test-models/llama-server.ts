@@ -33,11 +33,22 @@ export const LLAMA_SERVER_SOURCE = {
   commit: '0c1e570',
 } as const;
 
-/** cmake configure flags: no network code (offline tests), no UI, native CPU code. */
+/**
+ * cmake configure flags: no network code (offline tests), no UI, and x86-64's AVX2 generation
+ * of CPU code rather than this machine's own (`GGML_NATIVE`): on an Intel Xeon whose CPUID
+ * lists AMX, a native build ran ggml's AMX kernels and the server died of SIGILL at its first
+ * matrix product (`tilezero` in `tinygemm_kernel_amx`, under gdb) — the virtual machine does not
+ * grant the AMX tile state. AVX2, FMA and F16C run on every x86-64 CPU of the last ten years.
+ */
 export const LLAMA_SERVER_CMAKE_FLAGS = [
   '-DLLAMA_CURL=OFF',
   '-DLLAMA_OPENSSL=OFF',
-  '-DGGML_NATIVE=ON',
+  '-DGGML_NATIVE=OFF',
+  '-DGGML_AVX=ON',
+  '-DGGML_AVX2=ON',
+  '-DGGML_FMA=ON',
+  '-DGGML_F16C=ON',
+  '-DGGML_BMI2=ON',
   '-DLLAMA_BUILD_TESTS=OFF',
   '-DLLAMA_BUILD_EXAMPLES=OFF',
   '-DLLAMA_BUILD_UI=OFF',
