@@ -22,7 +22,7 @@ import { createTransformersEmbedder } from '../../models/transformers/transforme
 import { readScenarioFolder } from '../../packs/index';
 import { EventLog } from '../sim/EventLog';
 import { LOG_FILE, readRunScenario } from '../sim/runFiles';
-import { Simulation } from '../sim/Simulation';
+import { Simulation, type StepRecord } from '../sim/Simulation';
 import { dayBattery, formatDayBattery, type ResidentDay } from './dayBattery';
 
 const TEMPLATE = path.join(import.meta.dirname, '../../../templates/willow-bend');
@@ -39,13 +39,14 @@ const GAME_HOURS = 18;
  * game hours (a 24-hour bench day read at 01:00, as this bench's own day is).
  */
 function report(runDir: string, wallSeconds: number | null, hours?: number): void {
-  const all = EventLog.read(path.join(runDir, LOG_FILE)).events.filter((e) => e.type === 'step');
+  const all = EventLog.read(path.join(runDir, LOG_FILE)).events.filter(
+    (e): e is StepRecord => e.type === 'step',
+  );
   if (all.length === 0) throw new Error(`${runDir} has no steps to read`);
   // Night is after the last step read (a fork's steps are numbered from its parent's start).
-  const first = Number(all[0].step);
   const perHour = 3600 / readRunScenario(runDir).settings.secondsPerStep;
-  const end = hours === undefined ? Number(all[all.length - 1].step) + 1 : first + hours * perHour;
-  const steps = all.filter((e) => Number(e.step) < end).length;
+  const end = hours === undefined ? all[all.length - 1].step + 1 : all[0].step + hours * perHour;
+  const steps = all.filter((e) => e.step < end).length;
   const rows = dayBattery(runDir, end);
   console.log(formatDayBattery(rows));
   for (const r of rows) console.log(`${r.name}: ${r.places.join(', ')}`);
