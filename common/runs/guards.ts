@@ -36,6 +36,7 @@ export const GUARD_IDS = [
   'workedExamples',
   'drySampling',
   'mergeRepeats',
+  'scheduleVariety',
   'ratingReuse',
   'objectInUse',
   'statusCheck',
@@ -100,6 +101,14 @@ export const GUARDS: readonly GuardInfo[] = [
     does: 'Consecutive schedule blocks or tasks with the same text become one item as long as the run.',
     why: 'SmolLM2-135M wrote “visit the library archives” for two blocks in a row.',
     paper: 'Each item is kept as written.',
+  },
+  {
+    id: 'scheduleVariety',
+    cli: 'variety',
+    label: 'Varied schedule',
+    does: 'An hourly schedule whose awake blocks are all one activity, for three hours or more of the day, is asked once more for different activities; the one with more activities is kept.',
+    why: 'SmolLM2-135M planned Tobias’s whole day as “write and edit” eight times; the lifestyle policy then served its one decomposition to every block, and he spent the day writing at his bookshelf.',
+    paper: 'The schedule is kept as written.',
   },
   {
     id: 'ratingReuse',

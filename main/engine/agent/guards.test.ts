@@ -254,4 +254,49 @@ describe('small-model guards', () => {
     expect(mixed.after.currently).toBe(good.currently);
     expect(mixed.after.dailyPlanRequirement).toBe(mixed.before.dailyPlanRequirement);
   });
+
+  it('varied schedule: on, a day of one activity is asked once more for several; off, it is kept', async () => {
+    // What SmolLM2-135M wrote for Tobias (session 26, Willow Bend seed 45): one activity ×8.
+    const oneActivity = {
+      schedule: [
+        ...Array.from({ length: 7 }, () => ({
+          activity: 'write and edit',
+          hours: 2,
+          asleep: false,
+        })),
+        { activity: 'sleep', hours: 4, asleep: true },
+      ],
+    };
+    const varied = {
+      schedule: [
+        { activity: 'write and edit', hours: 3, asleep: false },
+        { activity: 'take a walk around the pond', hours: 2, asleep: false },
+        { activity: 'sleep', hours: 4, asleep: true },
+      ],
+    };
+    const planned = async (
+      answers: { schedule: typeof varied.schedule }[],
+      conditions?: ReturnType<typeof without>,
+    ) => {
+      const h = await harness({ 'plan.hourly': () => answers.shift()! });
+      const ada = h.agents.ada;
+      await planNewDay(ada, h.mind(0, { conditions }));
+      const asked = h.model.callsOf('plan.hourly').map((c) => c.messages.at(-1)!.content);
+      const awake = new Set(ada.schedule.filter((b) => !b.asleep).map((b) => b.activity));
+      return { asked, awake };
+    };
+    const on = await planned([oneActivity, varied]);
+    expect(on.asked).toHaveLength(2);
+    expect(on.asked[1]).toContain('Plan several different activities');
+    expect(on.awake).toEqual(new Set(['write and edit', 'take a walk around the pond']));
+    // Asked again and still one activity: the first answer stays, and nothing is asked a third time.
+    const still = await planned([oneActivity, oneActivity, varied]);
+    expect(still.asked).toHaveLength(2);
+    expect(still.awake).toEqual(new Set(['write and edit']));
+    // A varied day is asked once.
+    expect((await planned([varied, oneActivity])).asked).toHaveLength(1);
+    const off = await planned([oneActivity, varied], without('scheduleVariety'));
+    expect(off.asked).toHaveLength(1);
+    expect(off.awake).toEqual(new Set(['write and edit']));
+  });
 });

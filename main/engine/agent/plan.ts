@@ -10,7 +10,12 @@ import { actionPrompt, LOCATION_SEPARATOR, type ActionChoice } from '../prompts/
 import { actNowPrompt } from '../prompts/actNow';
 import { keptPlan, planDailyPrompt } from '../prompts/planDaily';
 import { planDecomposePrompt, SHORTEST_TASK_MINUTES } from '../prompts/planDecompose';
-import { isExampleActivity, planHourlyPrompt } from '../prompts/planHourly';
+import {
+  awakeVariety,
+  isExampleActivity,
+  planHourlyPrompt,
+  type HourlyBlock,
+} from '../prompts/planHourly';
 import { planWakePrompt } from '../prompts/planWake';
 import { progressive } from '../prompts/verbPhrase';
 import { clockLabel } from '../sim/Clock';
@@ -96,17 +101,13 @@ export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
     agent.day !== null && costLayerOf(mind).lifestylePolicy
       ? awakeActivities(agent.schedule).filter((a) => !copiedExample(a))
       : [];
-  const { schedule } = await ask(
-    mind,
-    agent,
-    planHourlyPrompt(agent.identity, {
-      date,
-      fromHour: wakeHour,
-      dailyPlan: plan,
-      recentThoughts: thoughts,
-      ...(yesterday.length ? { yesterday } : {}),
-    }),
-  );
+  const schedule = await askSchedule(agent, mind, {
+    date,
+    fromHour: wakeHour,
+    dailyPlan: plan,
+    recentThoughts: thoughts,
+    ...(yesterday.length ? { yesterday } : {}),
+  });
   agent.day = day;
   agent.wakeMinute = wakeHour * 60;
   agent.dailyPlan = plan;
@@ -132,6 +133,29 @@ export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
   return true;
 }
 
+/** Awake hours of one activity, as written, from which a schedule is asked again. */
+const ONE_ACTIVITY_HOURS = 3;
+
+/**
+ * The hourly schedule, asked once more when its awake blocks are all one activity for
+ * {@link ONE_ACTIVITY_HOURS} or more (the `scheduleVariety` guard): the question then asks for
+ * several activities, and the answer with more activities is kept. SmolLM2-135M wrote Tobias's
+ * day as "write and edit" eight times; the lifestyle policy then served its one decomposition to
+ * every block.
+ */
+async function askSchedule(
+  agent: Agent,
+  mind: Mind,
+  input: Parameters<typeof planHourlyPrompt>[1],
+): Promise<HourlyBlock[]> {
+  const { schedule } = await ask(mind, agent, planHourlyPrompt(agent.identity, input));
+  const variety = awakeVariety(schedule);
+  const oneActivity = variety.activities <= 1 && variety.hours >= ONE_ACTIVITY_HOURS;
+  if (!oneActivity || !conditionsOf(mind).guards.scheduleVariety) return schedule;
+  const again = await ask(mind, agent, planHourlyPrompt(agent.identity, { ...input, vary: true }));
+  return awakeVariety(again.schedule).activities > variety.activities ? again.schedule : schedule;
+}
+
 /**
  * Re-plans the rest of the day from the current hour (after a whisper): the schedule before it
  * stays, a new hourly schedule is asked for the rest, and current tasks are dropped.
@@ -143,16 +167,12 @@ export async function replanRestOfDay(agent: Agent, mind: Mind): Promise<void> {
     return;
   }
   const fromHour = Math.floor(mind.clock.minuteOfDay(mind.now) / 60);
-  const { schedule } = await ask(
-    mind,
-    agent,
-    planHourlyPrompt(agent.identity, {
-      date: mind.clock.dateLabel(mind.now),
-      fromHour,
-      dailyPlan: agent.dailyPlan,
-      recentThoughts: await planningThoughts(agent, mind),
-    }),
-  );
+  const schedule = await askSchedule(agent, mind, {
+    date: mind.clock.dateLabel(mind.now),
+    fromHour,
+    dailyPlan: agent.dailyPlan,
+    recentThoughts: await planningThoughts(agent, mind),
+  });
   const kept = agent.schedule
     .filter((b) => b.startMinute < fromHour * 60)
     .map((b) => ({ ...b, minutes: Math.min(b.minutes, fromHour * 60 - b.startMinute) }));

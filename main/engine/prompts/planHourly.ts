@@ -44,6 +44,21 @@ export function isExampleActivity(activity: string): boolean {
   return EXAMPLE_ACTIVITIES.has(plainActivity(activity));
 }
 
+/**
+ * How varied a schedule is as written: its awake blocks' distinct activities and the hours they
+ * fill (agent/plan.ts asks a one-activity day again, the `scheduleVariety` guard).
+ */
+export function awakeVariety(schedule: readonly HourlyBlock[]): {
+  activities: number;
+  hours: number;
+} {
+  const awake = schedule.filter((b) => !b.asleep);
+  return {
+    activities: new Set(awake.map((b) => plainActivity(b.activity))).size,
+    hours: awake.reduce((sum, b) => sum + b.hours, 0),
+  };
+}
+
 /** Most of yesterday's activities shown to a new day's schedule (it had at most this many blocks). */
 const YESTERDAY_ACTIVITIES = MAX_BLOCKS;
 
@@ -59,14 +74,16 @@ function opening(
   return `${residentBrief(who)}\nToday is ${date}. Your plan for today: ${dailyPlan.join('; ')}.${routine}\nRecent thoughts:\n`;
 }
 
-function closing(fromHour: number): string {
-  return `\nYour schedule starts at ${fromHour}:00.`;
+function closing(fromHour: number, vary = false): string {
+  const ask = vary ? ' Plan several different activities, not one activity all day.' : '';
+  return `\nYour schedule starts at ${fromHour}:00.${ask}`;
 }
 
 /**
  * Builds the schedule prompt for the hours from `fromHour` to midnight. `yesterday`: the awake
  * activities of the day before, in order, shown as the resident's routine (the lifestyle policy:
- * see agent/plan.ts `planNewDay`).
+ * see agent/plan.ts `planNewDay`). `vary`: the question also asks for several activities (a
+ * schedule asked again after one that was one activity all day).
  */
 export function planHourlyPrompt(
   who: IdentityView,
@@ -76,6 +93,7 @@ export function planHourlyPrompt(
     dailyPlan: readonly string[];
     recentThoughts: readonly string[];
     yesterday?: readonly string[];
+    vary?: boolean;
   },
 ): PromptSpec<{ schedule: HourlyBlock[] }> {
   return buildSpec({
@@ -97,7 +115,7 @@ export function planHourlyPrompt(
     volatile: [
       opening(who, input.date, input.dailyPlan, input.yesterday),
       ranked('thoughts', input.recentThoughts),
-      closing(input.fromHour),
+      closing(input.fromHour, input.vary),
     ],
     shape,
   });
