@@ -172,6 +172,22 @@ describe('prompt builders', () => {
     }
   });
 
+  it('react: residents asked with the same choices share the whole system text; the question names who asks', () => {
+    const bo: IdentityView = { ...who, name: 'Bo Park', innate: 'gruff', learned: 'Bo fishes.' };
+    const input = {
+      now: 'n',
+      ownActivity: 'reading',
+      otherName: 'Cy Dee',
+      otherActivity: 'painting',
+      memories: ['Cy paints the bridge'],
+    };
+    const [ada, bob] = [who, bo].map((w) => reactPrompt(w, input).fit(roomy).messages);
+    expect(ada[0]).toEqual(bob[0]);
+    expect(ada[0].content).not.toContain('Ada');
+    expect(ada[1].content).toMatch(/^You are Ada Lin \(kind\)\./);
+    expect(bob[1].content).toMatch(/^You are Bo Park \(gruff\)\./);
+  });
+
   it('action lists the known places, current area first, and offers exactly those', () => {
     const fitted = actionPrompt(who, {
       now: 'n',

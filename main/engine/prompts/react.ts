@@ -5,7 +5,7 @@
  * reverie `lets_talk` / `lets_react`), so the model cannot choose one reverie would never ask.
  */
 import { ranked } from './budget';
-import { agentSystem, type IdentityView } from './identity';
+import { exampleSystem, type IdentityView } from './identity';
 import { object, oneOf } from './jsonSchema';
 import { buildSpec, type PromptSpec } from './PromptSpec';
 
@@ -62,9 +62,15 @@ export function reactPrompt(
   const other = input.otherName;
   return buildSpec({
     fn: 'react',
-    stable: agentSystem(who, instruction(options)),
+    // The instruction only, shared by every resident's reaction with the same choices; the
+    // resident is named in the question with their traits, not the whole identity block:
+    // reverie's `decide_to_talk` shows neither, only the memories, the time, the last chat and
+    // both activities, and the block was half of each of these prompts (a recorded Willow Bend
+    // reaction: 765 tokens, none from the cache; Harrow Quay's 08:00, 83 % uncached).
+    stable: exampleSystem(instruction(options)),
     volatile: [
-      `It is ${input.now}. You are ${input.ownActivity}. ${other} is ${input.otherActivity}.\n` +
+      `You are ${who.name} (${who.innate}). It is ${input.now}. You are ${input.ownActivity}. ` +
+        `${other} is ${input.otherActivity}.\n` +
         (input.lastChat
           ? `You last talked with ${other} on ${input.lastChat}.\n`
           : `You have not talked with ${other} before.\n`) +
