@@ -106,8 +106,8 @@ export const GUARDS: readonly GuardInfo[] = [
     id: 'scheduleVariety',
     cli: 'variety',
     label: 'Varied schedule',
-    does: 'An hourly schedule whose awake blocks are all one activity, for three hours or more of the day, is asked once more for different activities; the one with more activities is kept.',
-    why: 'SmolLM2-135M planned Tobias’s whole day as “write and edit” eight times; the lifestyle policy then served its one decomposition to every block, and he spent the day writing at his bookshelf.',
+    does: 'An hourly schedule in which one activity (told apart as the lifestyle policy tells activities apart) fills three quarters or more of three or more awake hours is asked once more for different activities; the answer whose largest activity fills less is kept.',
+    why: 'SmolLM2-135M planned Tobias’s whole day as “write and edit” eight times, and another as “write a research proposal about …” for 14 of 16 hours; the lifestyle policy then served one decomposition to every block, and he spent the day at his desk.',
     paper: 'The schedule is kept as written.',
   },
   {

@@ -25,6 +25,7 @@ import type { LifestylePolicy } from './costLayerState';
 import { lookupPolicy, storedEmbedding } from './lifestylePolicy';
 import { clusterVectors } from './mindWandering';
 import { earlierChoice } from './placeChoices';
+import { largestActivity } from './scheduleVariety';
 
 const models = realTestModels('the cost-layer calibration tests on all-MiniLM-L6-v2');
 
@@ -79,6 +80,38 @@ describe.skipIf(!models)('the cost layer on all-MiniLM-L6-v2 (real weights)', ()
       '0@600',
     );
   };
+
+  it('finds the one activity that fills a day, telling activities apart as the policy does', async () => {
+    const day = (...blocks: [string, number][]) =>
+      blocks.map(([activity, hours]) => ({ activity, hours, asleep: false }));
+    const mind = h.mind(0, { embedder, conditions: COST_LAYER_CONDITIONS });
+    // What SmolLM2-135M wrote for Tobias on a Willow Bend day 2 (session 27, seed 45): one
+    // activity in four wordings, three of them within the calibrated threshold of each other
+    // (0.90–0.96; "… on how the roots" is 0.65 from them).
+    const tobias = day(
+      ['write a research proposal on how the roots', 2],
+      ['write a research proposal about how the', 3],
+      ['write a research proposal about the', 4],
+      ...[1, 3, 1, 1, 1].map((hours): [string, number] => [
+        'write a research proposal about',
+        hours,
+      ]),
+    );
+    expect(await largestActivity(tobias, mind)).toEqual({ share: 14 / 16, hours: 16 });
+    // Delphine's of the same morning: "go to the cafe" fills 13 of 20 hours ("go to the café" is
+    // the same, 1.0; "go to the cafe to lunch" another, 0.82).
+    const delphine = day(
+      ['make tea and eat breakfast', 1],
+      ['buy the old willow trees', 2],
+      ['go to the cafe', 3],
+      ['go to the cafe to lunch', 4],
+      ['go to the café', 1],
+      ['go to the cafe', 4],
+      ['go to the cafe', 1],
+      ['go to the cafe', 4],
+    );
+    expect(await largestActivity(delphine, mind)).toEqual({ share: 13 / 20, hours: 20 });
+  });
 
   it('is a calibrated embedder: its fingerprint is in the calibrated file, with its own values', () => {
     const calibration = resolveCalibration(embedder, COST_LAYER_CONDITIONS.costLayer);

@@ -10,12 +10,7 @@ import { actionPrompt, LOCATION_SEPARATOR, type ActionChoice } from '../prompts/
 import { actNowPrompt } from '../prompts/actNow';
 import { keptPlan, planDailyPrompt } from '../prompts/planDaily';
 import { planDecomposePrompt, SHORTEST_TASK_MINUTES } from '../prompts/planDecompose';
-import {
-  awakeVariety,
-  isExampleActivity,
-  planHourlyPrompt,
-  type HourlyBlock,
-} from '../prompts/planHourly';
+import { isExampleActivity } from '../prompts/planHourly';
 import { planWakePrompt } from '../prompts/planWake';
 import { progressive } from '../prompts/verbPhrase';
 import { clockLabel } from '../sim/Clock';
@@ -43,6 +38,7 @@ import {
   SLEEP_ACTIVITY,
 } from './schedule';
 import { planningThoughts } from './planMemory';
+import { askSchedule } from './scheduleVariety';
 
 /** Importance of the day-plan memory (reverie `_long_term_planning`: `thought_poignancy = 5`). */
 export const DAY_PLAN_IMPORTANCE = 5;
@@ -131,29 +127,6 @@ export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
     },
   ]);
   return true;
-}
-
-/** Awake hours of one activity, as written, from which a schedule is asked again. */
-const ONE_ACTIVITY_HOURS = 3;
-
-/**
- * The hourly schedule, asked once more when its awake blocks are all one activity for
- * {@link ONE_ACTIVITY_HOURS} or more (the `scheduleVariety` guard): the question then asks for
- * several activities, and the answer with more activities is kept. SmolLM2-135M wrote Tobias's
- * day as "write and edit" eight times; the lifestyle policy then served its one decomposition to
- * every block.
- */
-async function askSchedule(
-  agent: Agent,
-  mind: Mind,
-  input: Parameters<typeof planHourlyPrompt>[1],
-): Promise<HourlyBlock[]> {
-  const { schedule } = await ask(mind, agent, planHourlyPrompt(agent.identity, input));
-  const variety = awakeVariety(schedule);
-  const oneActivity = variety.activities <= 1 && variety.hours >= ONE_ACTIVITY_HOURS;
-  if (!oneActivity || !conditionsOf(mind).guards.scheduleVariety) return schedule;
-  const again = await ask(mind, agent, planHourlyPrompt(agent.identity, { ...input, vary: true }));
-  return awakeVariety(again.schedule).activities > variety.activities ? again.schedule : schedule;
 }
 
 /**

@@ -44,21 +44,6 @@ export function isExampleActivity(activity: string): boolean {
   return EXAMPLE_ACTIVITIES.has(plainActivity(activity));
 }
 
-/**
- * How varied a schedule is as written: its awake blocks' distinct activities and the hours they
- * fill (agent/plan.ts asks a one-activity day again, the `scheduleVariety` guard).
- */
-export function awakeVariety(schedule: readonly HourlyBlock[]): {
-  activities: number;
-  hours: number;
-} {
-  const awake = schedule.filter((b) => !b.asleep);
-  return {
-    activities: new Set(awake.map((b) => plainActivity(b.activity))).size,
-    hours: awake.reduce((sum, b) => sum + b.hours, 0),
-  };
-}
-
 /** Most of yesterday's activities shown to a new day's schedule (it had at most this many blocks). */
 const YESTERDAY_ACTIVITIES = MAX_BLOCKS;
 

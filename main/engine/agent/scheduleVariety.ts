@@ -1,0 +1,66 @@
+/**
+ * The varied-schedule guard (common/runs/guards.ts `scheduleVariety`): an hourly schedule whose
+ * awake blocks are all one activity is asked once more for several. SmolLM2-135M wrote Tobias's
+ * day as "write and edit" eight times, and on another day as "write a research proposal on how
+ * the roots", "… about how the", "… about the", "… about" ×5 (14 of 16 awake hours one activity);
+ * the lifestyle policy then served one decomposition to nearly every block, and he spent the day
+ * at one desk.
+ */
+import { planHourlyPrompt, type HourlyBlock } from '../prompts/planHourly';
+import { conditionsOf, costLayerOf } from './ablation';
+import type { Agent } from './Agent';
+import { similaritySetting } from './costLayerCalibration';
+import { ask, type Mind } from './mind';
+import { cosine } from './vectors';
+
+/** Awake hours, as written, from which a one-activity schedule is asked again. */
+export const ONE_ACTIVITY_HOURS = 3;
+
+/**
+ * The share of the awake hours one activity may fill before the day counts as one activity. A
+ * shopkeeper's working day is about two thirds of their waking hours; SmolLM2's one-activity days
+ * were 87–100 %.
+ */
+export const ONE_ACTIVITY_SHARE = 0.75;
+
+/**
+ * The share of a schedule's awake hours that its largest activity fills, activities told apart
+ * as the lifestyle policy tells them apart (those that embed within its threshold of each other,
+ * the embedder's calibrated "same activity in other words", count as one); and the awake hours.
+ */
+export async function largestActivity(
+  schedule: readonly HourlyBlock[],
+  mind: Mind,
+): Promise<{ share: number; hours: number }> {
+  const awake = schedule.filter((b) => !b.asleep);
+  const hours = awake.reduce((sum, b) => sum + b.hours, 0);
+  if (hours === 0) return { share: 0, hours };
+  const vectors = await mind.embedder.embed(awake.map((b) => b.activity.trim().toLowerCase()));
+  const same = similaritySetting('policySimilarity', mind.embedder, costLayerOf(mind)).value;
+  const kinds: { vector: Float32Array; hours: number }[] = [];
+  awake.forEach((block, i) => {
+    const kind = kinds.find((k) => cosine(k.vector, vectors[i]) >= same);
+    if (kind) kind.hours += block.hours;
+    else kinds.push({ vector: vectors[i], hours: block.hours });
+  });
+  return { share: Math.max(...kinds.map((k) => k.hours)) / hours, hours };
+}
+
+/**
+ * The hourly schedule, asked once more when one activity fills {@link ONE_ACTIVITY_SHARE} or
+ * more of {@link ONE_ACTIVITY_HOURS} or more awake hours (with the guard on): the question then
+ * asks for several activities, and the answer whose largest activity fills less is kept.
+ */
+export async function askSchedule(
+  agent: Agent,
+  mind: Mind,
+  input: Parameters<typeof planHourlyPrompt>[1],
+): Promise<HourlyBlock[]> {
+  const { schedule } = await ask(mind, agent, planHourlyPrompt(agent.identity, input));
+  if (!conditionsOf(mind).guards.scheduleVariety) return schedule;
+  const first = await largestActivity(schedule, mind);
+  if (first.share < ONE_ACTIVITY_SHARE || first.hours < ONE_ACTIVITY_HOURS) return schedule;
+  const again = await ask(mind, agent, planHourlyPrompt(agent.identity, { ...input, vary: true }));
+  const better = (await largestActivity(again.schedule, mind)).share < first.share;
+  return better ? again.schedule : schedule;
+}
