@@ -106,7 +106,7 @@ export const GUARDS: readonly GuardInfo[] = [
     id: 'scheduleVariety',
     cli: 'variety',
     label: 'Varied schedule',
-    does: 'An hourly schedule in which one activity (told apart as the lifestyle policy tells activities apart) fills three quarters or more of three or more awake hours is asked once more for different activities; the answer whose largest activity fills less is kept.',
+    does: 'An hourly schedule in which one activity (told apart as the lifestyle policy tells activities apart) fills three quarters or more of three or more awake hours is asked once more for different activities; the second answer is taken only when it is varied itself and copies no more worked-example blocks than the first.',
     why: 'SmolLM2-135M planned Tobias’s whole day as “write and edit” eight times, and another as “write a research proposal about …” for 14 of 16 hours; the lifestyle policy then served one decomposition to every block, and he spent the day at his desk.',
     paper: 'The schedule is kept as written.',
   },

@@ -293,6 +293,16 @@ describe('small-model guards', () => {
     const still = await planned([oneActivity, oneActivity, varied]);
     expect(still.asked).toHaveLength(2);
     expect(still.awake).toEqual(new Set(['write and edit']));
+    // A second answer that copies a worked example's block (the first copied none) is the
+    // example's day: not taken.
+    const example = EXAMPLE_RESIDENTS[0].schedule.find((b) => !b.asleep)!.activity;
+    const copied = {
+      schedule: [
+        { activity: example, hours: 3, asleep: false },
+        { activity: 'take a walk around the pond', hours: 2, asleep: false },
+      ],
+    };
+    expect((await planned([oneActivity, copied])).awake).toEqual(new Set(['write and edit']));
     // A varied day is asked once.
     expect((await planned([varied, oneActivity])).asked).toHaveLength(1);
     const off = await planned([oneActivity, varied], without('scheduleVariety'));

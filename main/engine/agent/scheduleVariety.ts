@@ -6,7 +6,7 @@
  * the lifestyle policy then served one decomposition to nearly every block, and he spent the day
  * at one desk.
  */
-import { planHourlyPrompt, type HourlyBlock } from '../prompts/planHourly';
+import { isExampleActivity, planHourlyPrompt, type HourlyBlock } from '../prompts/planHourly';
 import { conditionsOf, costLayerOf } from './ablation';
 import type { Agent } from './Agent';
 import { similaritySetting } from './costLayerCalibration';
@@ -49,7 +49,10 @@ export async function largestActivity(
 /**
  * The hourly schedule, asked once more when one activity fills {@link ONE_ACTIVITY_SHARE} or
  * more of {@link ONE_ACTIVITY_HOURS} or more awake hours (with the guard on): the question then
- * asks for several activities, and the answer whose largest activity fills less is kept.
+ * asks for several activities. The second answer is taken only when it is varied itself and,
+ * with worked examples shown, copies no more of their blocks than the first did: asked again,
+ * SmolLM2 wrote Delphine's "go to the cafe" day (she runs the cafe) as "buy a tree" eight times,
+ * and Tobias's with the nurse example's "care for patients on the ward".
  */
 export async function askSchedule(
   agent: Agent,
@@ -57,10 +60,18 @@ export async function askSchedule(
   input: Parameters<typeof planHourlyPrompt>[1],
 ): Promise<HourlyBlock[]> {
   const { schedule } = await ask(mind, agent, planHourlyPrompt(agent.identity, input));
-  if (!conditionsOf(mind).guards.scheduleVariety) return schedule;
+  const { guards } = conditionsOf(mind);
+  if (!guards.scheduleVariety) return schedule;
   const first = await largestActivity(schedule, mind);
   if (first.share < ONE_ACTIVITY_SHARE || first.hours < ONE_ACTIVITY_HOURS) return schedule;
   const again = await ask(mind, agent, planHourlyPrompt(agent.identity, { ...input, vary: true }));
-  const better = (await largestActivity(again.schedule, mind)).share < first.share;
-  return better ? again.schedule : schedule;
+  if (guards.workedExamples && copiedBlocks(again.schedule) > copiedBlocks(schedule))
+    return schedule;
+  const varied = (await largestActivity(again.schedule, mind)).share < ONE_ACTIVITY_SHARE;
+  return varied ? again.schedule : schedule;
+}
+
+/** Awake blocks written word for word as a worked example's (prompts/planHourly.ts). */
+function copiedBlocks(schedule: readonly HourlyBlock[]): number {
+  return schedule.filter((b) => !b.asleep && isExampleActivity(b.activity)).length;
 }
