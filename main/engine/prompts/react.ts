@@ -64,9 +64,9 @@ export function reactPrompt(
     fn: 'react',
     // The instruction only, shared by every resident's reaction with the same choices; the
     // resident is named in the question with their traits, not the whole identity block:
-    // reverie's `decide_to_talk` shows neither, only the memories, the time, the last chat and
-    // both activities, and the block was half of each of these prompts (a recorded Willow Bend
-    // reaction: 765 tokens, none from the cache; Harrow Quay's 08:00, 83 % uncached).
+    // reverie's `decide_to_talk` shows no identity either, only the memories, the time, the last
+    // chat and both activities, and the block was half of each of these prompts (a recorded
+    // Willow Bend reaction: 765 tokens, none from the cache; Harrow Quay's 08:00, 83 % uncached).
     stable: exampleSystem(instruction(options)),
     volatile: [
       `You are ${who.name} (${who.innate}). It is ${input.now}. You are ${input.ownActivity}. ` +
