@@ -34,6 +34,7 @@ import type { Agent, Task } from './Agent';
 import type { LifestylePolicy, PolicyRun } from './costLayerState';
 import { embedderIdentity, similaritySetting } from './costLayerCalibration';
 import type { Mind } from './mind';
+import { activityVectors } from './textVectors';
 import { cosine } from './vectors';
 
 /**
@@ -127,7 +128,7 @@ export async function lookupPolicy(
   known: readonly string[],
   block: string,
 ): Promise<PolicyLookup> {
-  const [vector] = await mind.embedder.embed([plan]);
+  const [vector] = await activityVectors.of(mind.embedder, [plan]);
   const embedding = storedEmbedding(vector);
   const threshold = similaritySetting('policySimilarity', mind.embedder, costLayerOf(mind)).value;
   const identity = embedderIdentity(mind.embedder);

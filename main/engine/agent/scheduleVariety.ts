@@ -11,6 +11,7 @@ import { conditionsOf, costLayerOf } from './ablation';
 import type { Agent } from './Agent';
 import { similaritySetting } from './costLayerCalibration';
 import { ask, type Mind } from './mind';
+import { activityVectors } from './textVectors';
 import { cosine } from './vectors';
 
 /** Awake hours, as written, from which a one-activity schedule is asked again. */
@@ -35,7 +36,10 @@ export async function largestActivity(
   const awake = schedule.filter((b) => !b.asleep);
   const hours = awake.reduce((sum, b) => sum + b.hours, 0);
   if (hours === 0) return { share: 0, hours };
-  const vectors = await mind.embedder.embed(awake.map((b) => b.activity.trim().toLowerCase()));
+  const vectors = await activityVectors.of(
+    mind.embedder,
+    awake.map((b) => b.activity),
+  );
   const same = similaritySetting('policySimilarity', mind.embedder, costLayerOf(mind)).value;
   const kinds: { vector: Float32Array; hours: number }[] = [];
   awake.forEach((block, i) => {

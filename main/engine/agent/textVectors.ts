@@ -31,3 +31,10 @@ export class TextVectors {
     return texts.map((t) => found.get(t)!);
   }
 }
+
+/**
+ * Schedule activities, as the model wrote them: the varied-schedule guard embeds a day's blocks
+ * when it is planned (agent/scheduleVariety.ts), and the lifestyle policy each block again when
+ * it is decomposed (agent/lifestylePolicy.ts `lookupPolicy`); kept here, each is embedded once.
+ */
+export const activityVectors = new TextVectors(1024);
