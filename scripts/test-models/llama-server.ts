@@ -154,11 +154,11 @@ async function buildLlamaServer(env: NodeJS.ProcessEnv, log: (line: string) => v
         '(Debian: apt-get install -y cmake g++) and run `npm run models:test` again.',
     );
   }
-  const jobs = freeCores();
+  const jobs = await idleCores();
   log(
     `↓ llama-server: not built; building it from ${LLAMA_SERVER_SOURCE.requirement}'s vendored ` +
-      `llama.cpp (${LLAMA_SERVER_SOURCE.commit}) with ${jobs} job(s), once (about 4 min on 2 quiet ` +
-      'cores; later runs take seconds)…',
+      `llama.cpp (${LLAMA_SERVER_SOURCE.commit}) with ${jobs} job(s), once (15–35 min on 2 cores; later ` +
+      'runs take seconds)…',
   );
   const dir = llamaServerDir(env);
   const work = await mkdtemp(path.join(os.tmpdir(), 'simulacra-llama-server-'));
@@ -237,9 +237,29 @@ async function buildLlamaServer(env: NodeJS.ProcessEnv, log: (line: string) => v
   }
 }
 
-/** Cores not already busy (a shared machine), at least one. */
-function freeCores(): number {
-  return Math.max(1, Math.floor(os.availableParallelism() - os.loadavg()[0] + 0.5));
+/**
+ * Cores idle right now (a shared machine), at least one: CPU time sampled over one second.
+ * Not the 1-minute load average: the provisioner runs right after `npm install` and its own
+ * MiniLM conversion, whose load the average still carries, so on a quiet 2-core CI machine it
+ * read 1.5 and the build ran on one job (33 min instead of about half that).
+ */
+export async function idleCores(sampleMs = 1000): Promise<number> {
+  const idleAndTotal = () =>
+    os
+      .cpus()
+      .reduce(
+        ([idle, total], { times }) => [
+          idle + times.idle,
+          total + times.user + times.nice + times.sys + times.irq + times.idle,
+        ],
+        [0, 0],
+      );
+  const [idle0, total0] = idleAndTotal();
+  await new Promise((resolve) => setTimeout(resolve, sampleMs));
+  const [idle1, total1] = idleAndTotal();
+  const cores = os.availableParallelism();
+  const idleShare = total1 > total0 ? (idle1 - idle0) / (total1 - total0) : 1;
+  return Math.max(1, Math.min(cores, Math.floor(idleShare * cores + 0.5)));
 }
 
 async function requireTool(tool: string, env: NodeJS.ProcessEnv): Promise<void> {

@@ -7,10 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
-import { createServerModel } from '../../models/server/index';
-import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
-import { learnCalibration } from '../../engine/agent/costLayerCalibration';
+import { loadEmbedder, loadLocalModel, loadServerModel } from '../models';
 import type { Embedder, LanguageModel } from '../../models/types';
 import { runExperiment, type ExperimentPlan } from '../../engine/eval/experiment';
 import { readEvaluationFile, resolveDesign, PRESETS } from '../../engine/eval/experimentConfig';
@@ -200,20 +197,19 @@ export const experimentCommand: CliCommand = {
         `experiment: ${design.conditions.length} condition(s) × ${seeds.length} seed(s), ` +
           `${plan.steps} steps each, into ${values.out}`,
       );
-      embedder = await createTransformersEmbedder({ modelFolder: embedFolder, threads });
-      await learnCalibration(embedder);
+      embedder = await loadEmbedder({ modelFolder: embedFolder, threads });
       const load = (ref: string | undefined): Promise<LanguageModel> => {
         const onServer = server !== null && (ref ?? defaultModel) === defaultModel;
         const key = onServer ? defaultModel! : path.resolve(ref ?? values.model!);
         let model = models.get(key);
         if (!model) {
           model = onServer
-            ? createServerModel({
+            ? loadServerModel({
                 ...server,
                 contextTokens: contextSize ?? null,
                 parallel: sequences ?? null,
               })
-            : createLlamaLanguageModel({
+            : loadLocalModel({
                 modelPath: key,
                 threads,
                 ...(contextSize ? { contextSize } : {}),

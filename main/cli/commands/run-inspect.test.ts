@@ -117,5 +117,6 @@ describe('a short real run on the generated tiny models, then inspect', () => {
     expect(text).toContain('snapshots: 0, 1, 2');
     expect(text).toMatch(/^model calls: [1-9]\d* calls/m);
     expect(text).toMatch(/^ {2}importance: \d+ calls, \d+ prompt \(\d+ cached\)/m);
-  }, 60_000);
+    // Not a speed check: 45 s alone on a loaded 2-core machine, so 60 s timed out beside a bench.
+  }, 180_000);
 });

@@ -5,10 +5,7 @@
  * exactly from its log. Progress goes to stderr, the summary to stdout.
  */
 import { CostLedger, withLedger } from '../../models/ledger';
-import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
-import { createServerModel } from '../../models/server/index';
-import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
-import { learnCalibration } from '../../engine/agent/costLayerCalibration';
+import { loadEmbedder, loadLocalModel, loadServerModel } from '../models';
 import type { Embedder, LanguageModel } from '../../models/types';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -401,8 +398,7 @@ export const runCommand: CliCommand = {
         }
         scenario = loaded.scenario;
       }
-      embedder = await createTransformersEmbedder({ modelFolder: embedFolder, threads });
-      await learnCalibration(embedder);
+      embedder = await loadEmbedder({ modelFolder: embedFolder, threads });
       if (mode === 'replay') {
         const sim = await Simulation.replay(values.replay!, values.out!, embedder);
         io.out(`replayed ${sim.step} steps of ${values.replay} into ${values.out}`);
@@ -411,13 +407,13 @@ export const runCommand: CliCommand = {
       }
       const ledger = new CostLedger();
       if (remote) {
-        model = await createServerModel({
+        model = await loadServerModel({
           baseUrl: values['model-url']!,
           model: values['model-name']!,
           ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
         });
       } else {
-        model = await createLlamaLanguageModel({
+        model = await loadLocalModel({
           modelPath: values.model!,
           threads,
           ...(contextSize ? { contextSize } : {}),
