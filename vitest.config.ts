@@ -9,6 +9,7 @@ export default defineConfig({
       'scripts/**/*.test.ts',
     ],
     setupFiles: ['fake-indexeddb/auto'],
+    globalSetup: ['scripts/vitest-tmpdir.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Two cores here: model tests pin their own threads; keep files from fighting over them.
