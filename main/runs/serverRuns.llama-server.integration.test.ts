@@ -1,13 +1,13 @@
 /**
  * The studio's Node side on the REAL llama.cpp server (SmolLM2-135M-Instruct, 4 slots of 2048
  * tokens, 1 thread), as a person would use it: Settings' "Test connection" finds it, a Willow Bend
- * run started on it (with the real MiniLM embedder on this computer) has its residents plan their
- * days on the server, and when the server is killed mid-run the run stops saying which server and
- * what to do, then resumes by itself once the server is started again.
+ * run started on it (with the real MiniLM embedder on this computer) plays on the server, and when
+ * the server is killed during its first step the run stops saying which server and what to do,
+ * then resumes by itself once the server is started again.
  *
  * Skips loudly without the server binary or the models (`npm run models:test`).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +25,6 @@ import {
   type LlamaServerProcess,
 } from '../models/testing/llama-server-process';
 import { realTestModels } from '../models/testing/test-models';
-import { LOG_FILE } from '../engine/sim/runFiles';
 import { localModelLoader } from './localModels';
 import { RunService } from './RunService';
 import { settingsServerAccess } from './serverModels';
@@ -96,8 +95,10 @@ describe.skipIf(!server || !models)('runs on the real llama-server (SmolLM2)', (
     );
   }, 120_000);
   afterAll(async () => {
-    await service?.dispose();
+    // The server first: a pause or close waits for the step in flight (the resumed run's first,
+    // every resident planning: minutes on one thread), which then fails at once instead.
     await llama?.stop();
+    await service?.dispose();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -118,7 +119,7 @@ describe.skipIf(!server || !models)('runs on the real llama-server (SmolLM2)', (
     }
   });
 
-  it('plans Willow Bend on the server, stops when it is killed, and resumes when it is back', async () => {
+  it('runs Willow Bend on the server, stops when it is killed mid-step, and resumes when it is back', async () => {
     const { scenario } = await readScenarioFolder(WILLOW_BEND);
     const run = await call('runs.create', {
       scenario,
@@ -127,25 +128,9 @@ describe.skipIf(!server || !models)('runs on the real llama-server (SmolLM2)', (
       embeddingModelPath: models!.embedder,
     });
     expect(run.models).toEqual({ chat: 'server:llama/smollm2', embedding: models!.embedder });
-    await call('runs.step', { runId: run.id, steps: 2 });
-
-    // Every resident's day was planned by the server: its plans are in the run's log.
-    const log = readFileSync(path.join(dataDir, 'runs', run.id, LOG_FILE), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map(
-        (l) =>
-          JSON.parse(l) as {
-            type: string;
-            fn?: string;
-            agentId?: string;
-            output?: { text?: string };
-          },
-      );
-    const plans = log.filter((e) => e.type === 'llm' && e.fn?.startsWith('plan.'));
-    for (const p of plans) console.log(`${p.fn} ${p.agentId}: ${p.output?.text}`);
-    const planned = new Set(plans.map((p) => p.agentId));
-    expect(planned.size).toBe(scenario.personas.length);
+    // That the server's plans reach every resident is the CLI hour's check
+    // (cli/commands/server-hour.llama-server.integration.test.ts) and the studio's
+    // (e2e/model-servers.spec.ts); here the first step's calls are in flight when it dies.
 
     // Killed mid-play: the run stops, naming the server and what to do.
     const from = events.length;
@@ -163,6 +148,5 @@ describe.skipIf(!server || !models)('runs on the real llama-server (SmolLM2)', (
     await statusFrom(back, 'paused', 60_000);
     const running = await statusFrom(back, 'running', 10_000);
     console.log(`resumed: status running at step ${running.step}`);
-    await call('runs.pause', { runId: run.id });
   }, 600_000);
 });
