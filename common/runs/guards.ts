@@ -40,6 +40,7 @@ export const GUARD_IDS = [
   'ratingReuse',
   'objectInUse',
   'statusCheck',
+  'insightCheck',
 ] as const;
 export type GuardId = (typeof GUARD_IDS)[number];
 
@@ -133,6 +134,14 @@ export const GUARDS: readonly GuardInfo[] = [
     does: 'A new day’s revised “currently” line that is not a sentence opening with the resident (their name, a pronoun), or a plan note that is not in words (dates, a copied identity line or worked example, a word or two, a word looping), is not taken: yesterday’s stays. A plan note written beside a status about someone else is not taken either.',
     why: 'SmolLM2-135M revised its status to “2024-04-15”, “Innate traits: curious, shy, …”, “Benadryl’s Cove”, “Tom has been to the library…” (for Tobias) or the worked example’s with the resident’s name in it, and its plan note to “Delphine will take the cake tomorrow tomorrow tomorrow…”; the day’s plan followed it (“take care of yourself”, “don’t eat cake”).',
     paper: 'Whatever the revision writes becomes the status and the plan note.',
+  },
+  {
+    id: 'insightCheck',
+    cli: 'insight-check',
+    label: 'New insights only',
+    does: 'A reflection’s insight that says again one of the statements it was drawn from, or an insight before it in the same answer (the same words, or more than half of its runs of three words), is not stored.',
+    why: 'Over nine recorded Willow Bend days (three seeds) SmolLM2-135M gave 79 of its 236 insights as one of their statements again (“Agnes is writing a sonnet on a piece of paper”) and 17 as an insight before it in the same answer (“The willow tree in Willow Bend” four times after “A willow tree in Willow Bend”); stored as thoughts, they came back as the next reflection’s statements.',
+    paper: 'Every insight the model writes is stored.',
   },
 ];
 

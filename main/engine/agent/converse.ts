@@ -18,6 +18,7 @@ import { PLAN_EXPIRY_GAME_SECONDS } from './memory';
 import { ask, recall, remember, type Mind } from './mind';
 import { replanAround } from './plan';
 import { recallOnFocalPoints } from './focalPoints';
+import { restates } from './restatement';
 import { mergeIntoSummary, refreshSummary, socialEntry, updateAfterChat } from './socialMemory';
 
 /** Most lines in one conversation: reverie's 8 rounds of both speakers. */
@@ -210,27 +211,13 @@ export async function converse(a: Agent, b: Agent, mind: Mind): Promise<Conversa
   return conversation;
 }
 
-/** Share of a line's word triples found in one earlier line above which it is a repeat. */
-export const REPEAT_SHARE = 0.5;
-
 /**
- * True when more than half of `utterance`'s runs of three words appear in a single earlier line
- * of `transcript` ("Name: words"): said again, not answered. Runs of three, so a line that
- * takes up a phrase of the last one ("Yes, I am going to the spring fair tomorrow" after "Are
- * you going to the spring fair?") is an answer, not a repeat.
+ * True when `utterance` restates a single earlier line of `transcript` ("Name: words"): the
+ * same words, or more than half of its runs of three words (agent/restatement.ts) — said again,
+ * not answered.
  */
 export function repeatsEarlier(utterance: string, transcript: readonly string[]): boolean {
-  const runs = wordTriples(utterance);
-  if (runs.length === 0) return false;
-  return transcript.some((line) => {
-    const earlier = new Set(wordTriples(line.slice(line.indexOf(':') + 1)));
-    return runs.filter((r) => earlier.has(r)).length > REPEAT_SHARE * runs.length;
-  });
-}
-
-function wordTriples(text: string): string[] {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
-  return words.slice(2).map((w, i) => `${words[i]} ${words[i + 1]} ${w}`);
+  return transcript.some((line) => restates(utterance, line.slice(line.indexOf(':') + 1)));
 }
 
 /**

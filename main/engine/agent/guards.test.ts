@@ -16,10 +16,11 @@ import { HashEmbedder, ScriptedModel } from '../testing/ScriptedModel';
 import { buildTestScenario } from '../testing/testTown';
 import { townScript } from '../testing/townScript';
 import { converse } from './converse';
-import { rateHeldObservations } from './mind';
+import { rateHeldObservations, remember } from './mind';
 import { NOTICED_SECONDS, observe } from './observe';
 import { nextAction, planNewDay } from './plan';
 import { placesFor, PLACES_OFFERED } from './placeRelevance';
+import { maybeReflect } from './reflect';
 import { bedtimeFor, layoutSchedule, layoutTasks } from './schedule';
 
 /** Conditions with every guard on except `off`. */
@@ -308,5 +309,35 @@ describe('small-model guards', () => {
     const off = await planned([oneActivity, varied], without('scheduleVariety'));
     expect(off.asked).toHaveLength(1);
     expect(off.awake).toEqual(new Set(['write and edit']));
+  });
+
+  it('new insights only: on, an insight restating a statement or an earlier insight is not stored; off, it is', async () => {
+    const seen = 'Bo Park is writing a sonnet on a piece of paper';
+    const reflected = async (conditions?: ReturnType<typeof without>) => {
+      const h = await harness({
+        'reflect.insights': () => ({
+          // As SmolLM2-135M answered (session 28, Willow Bend): a statement again, an insight
+          // and the same insight reworded, and two that infer something.
+          insights: [
+            { insight: seen, evidence: [1], importance: 5 },
+            { insight: 'A willow tree in Willow Bend', evidence: [1], importance: 4 },
+            { insight: 'The willow tree in Willow Bend', evidence: [1], importance: 4 },
+            { insight: 'Bo Park wants to become a poet', evidence: [1], importance: 6 },
+            { insight: 'Bo Park is proud of his poems', evidence: [1], importance: 5 },
+          ],
+        }),
+      });
+      const ada = h.agents.ada;
+      const mind = h.mind(600, { reflectionThreshold: 10, conditions });
+      await remember(mind, ada, [{ kind: 'observation', description: seen, importance: 10 }]);
+      const reflection = await maybeReflect(ada, mind);
+      return reflection!.insights.map((i) => i.description);
+    };
+    expect(await reflected()).toEqual([
+      'A willow tree in Willow Bend',
+      'Bo Park wants to become a poet',
+      'Bo Park is proud of his poems',
+    ]);
+    expect(await reflected(without('insightCheck'))).toHaveLength(5);
   });
 });

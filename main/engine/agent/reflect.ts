@@ -17,6 +17,7 @@ import type { Agent } from './Agent';
 import type { MemoryNode } from './memory';
 import { recallOnFocalPoints } from './focalPoints';
 import { ask, isIdleMemory, remember, type Mind } from './mind';
+import { restates } from './restatement';
 
 /**
  * Most memories the questions are asked from (ARCHITECTURE §9: the last ~100): those since the
@@ -90,7 +91,13 @@ export async function maybeReflect(agent: Agent, mind: Mind): Promise<Reflection
   const own = conditionsOf(mind).guards.workedExamples
     ? inferred.filter((i) => !copiesExampleInsight(i.insight, agent.name, mind.residents))
     : inferred;
-  const drafts = own.map((i) => ({
+  const fresh = conditionsOf(mind).guards.insightCheck
+    ? newInsights(
+        own,
+        statements.map((m) => m.description),
+      )
+    : own;
+  const drafts = fresh.map((i) => ({
     kind: 'thought' as const,
     description: i.insight,
     importance: i.importance,
@@ -103,6 +110,25 @@ export async function maybeReflect(agent: Agent, mind: Mind): Promise<Reflection
   const insights = await remember(mind, agent, drafts);
   agent.importanceSinceReflection = 0;
   return { questions, insights };
+}
+
+/**
+ * The insights that say something the statements and the insights before them in the answer do
+ * not (the `insightCheck` guard): over nine recorded Willow Bend days SmolLM2-135M gave 79 of 236
+ * insights as one of their statements again ("Agnes is writing a sonnet on a piece of paper"),
+ * and 17 as an earlier insight of the answer ("The willow tree in Willow Bend" four times after
+ * "A willow tree in Willow Bend"); stored, these came back as the next reflection's statements.
+ */
+export function newInsights<T extends { insight: string }>(
+  inferred: readonly T[],
+  statements: readonly string[],
+): T[] {
+  const kept: T[] = [];
+  for (const candidate of inferred) {
+    const said = [...statements, ...kept.map((k) => k.insight)];
+    if (!said.some((s) => restates(candidate.insight, s))) kept.push(candidate);
+  }
+  return kept;
 }
 
 /**
