@@ -12,6 +12,7 @@ import { writePack, writeScenarioFolder } from '../packs/index';
 import { HOSTILE_PACKS } from '../packs/test-support/hostile-packs';
 import { sampleWithAsset } from '../packs/test-support/sample-scenario';
 import { runCli } from './main';
+import { cli } from './test-support/cliTestSupport';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'bin', 'simulacra.mjs');
@@ -165,16 +166,11 @@ describe('runCli refuses hostile packs (in process)', () => {
   });
 });
 
-/** `runCli` with its output lines joined as a process would print them. */
+/** `runCli` (through the shared test helper) with its lines joined as a process prints them. */
 async function inProcess(...args: string[]): Promise<Result> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return {
-    code,
-    stdout: out.map((l) => `${l}\n`).join(''),
-    stderr: err.map((l) => `${l}\n`).join(''),
-  };
+  const { code, out, err } = await cli(...args);
+  const printed = (lines: string[]) => lines.map((l) => `${l}\n`).join('');
+  return { code, stdout: printed(out), stderr: printed(err) };
 }
 
 describe('runCli (in process)', () => {
