@@ -6,6 +6,7 @@ import {
   converse,
   repeatsEarlier,
 } from './converse';
+import { copiesExampleLine } from '../prompts/converseTurn';
 import { remember } from './mind';
 import { observe } from './observe';
 import { nextAction, planNewDay } from './plan';
@@ -206,6 +207,27 @@ describe('reacting and conversing', () => {
       repeatsEarlier('I am going to the spring fair?', ['Ada Lin: I am going to the spring fair']),
     ).toBe(true);
     expect(repeatsEarlier('Yes!', said)).toBe(false);
+  });
+
+  it('a line stitched from the example chat is a copy; one taking up a phrase of it, or a resident named Rosa, is not', () => {
+    const stitched =
+      'I am sorry to hear that. The book is lovely, but my bees are not making much honey this year. I am not sure what to do next.';
+    expect(copiesExampleLine(stitched, 'Tobias Mensah')).toBe(true);
+    expect(copiesExampleLine('Hello Rosa! How are you?', 'Tobias Mensah')).toBe(true);
+    expect(copiesExampleLine('Hello Rosa! How are you?', 'Tobias Mensah', ['Rosa Diaz'])).toBe(
+      false,
+    );
+    expect(
+      copiesExampleLine(
+        'I am sorry to hear that. Shall we ask the council about the willow?',
+        'Tobias Mensah',
+      ),
+    ).toBe(false);
+    // The example's opening phrase, said as an answer of its own.
+    expect(copiesExampleLine('I am sorry to hear that.', 'Tobias Mensah')).toBe(false);
+    expect(
+      copiesExampleLine('I am sorry to hear that. The land has been changed.', 'Tobias Mensah'),
+    ).toBe(false);
   });
 
   it('a chat starting mid-minute lasts to the end of its task, so the chat is not taken up again as an action', async () => {

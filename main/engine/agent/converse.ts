@@ -9,7 +9,7 @@
 import { converseRelationshipPrompt } from '../prompts/converseRelationship';
 import { converseSummaryPrompt } from '../prompts/converseSummary';
 import { converseThoughtsPrompt } from '../prompts/converseThoughts';
-import { converseTurnPrompt } from '../prompts/converseTurn';
+import { converseTurnPrompt, copiesExampleLine } from '../prompts/converseTurn';
 import { importancePrompt } from '../prompts/importance';
 import { conditionsOf, costLayerOf } from './ablation';
 import type { Agent, CurrentAction } from './Agent';
@@ -153,8 +153,12 @@ export async function converse(a: Agent, b: Agent, mind: Mind): Promise<Conversa
     await refreshSummary(b, a, mind);
   }
   let endedBy: Conversation['endedBy'] = 'cap';
+  const { guards } = conditionsOf(mind);
   for (let i = 0; i < MAX_CHAT_UTTERANCES; i++) {
     const [speaker, listener] = i % 2 === 0 ? [a, b] : [b, a];
+    const saidBefore = (utterance: string) =>
+      (guards.echoGuard && repeatsEarlier(utterance, transcript)) ||
+      (guards.workedExamples && copiesExampleLine(utterance, speaker.name, mind.residents));
     const context = await turnContext(
       mind,
       speaker,
@@ -171,12 +175,13 @@ export async function converse(a: Agent, b: Agent, mind: Mind): Promise<Conversa
     };
     let turn = await ask(mind, speaker, converseTurnPrompt(speaker.identity, question));
     // A small model echoes its partner's last line back (SmolLM2-135M did, line after line, to
-    // the cap): asked once more for new words, and if it still repeats, the chat has run dry.
-    // The echo guard (common/runs/guards.ts); off, every line is accepted as written.
-    if (conditionsOf(mind).guards.echoGuard && repeatsEarlier(turn.utterance, transcript)) {
+    // the cap), or says a line of the worked example's chat: asked once more for new words, and
+    // if it still repeats, the chat has run dry. The echo and worked-example guards
+    // (common/runs/guards.ts); off, every line is accepted as written.
+    if (saidBefore(turn.utterance)) {
       const again = { ...question, sayNew: true };
       turn = await ask(mind, speaker, converseTurnPrompt(speaker.identity, again));
-      if (repeatsEarlier(turn.utterance, transcript)) {
+      if (saidBefore(turn.utterance)) {
         endedBy = 'repeat';
         break;
       }

@@ -64,6 +64,45 @@ describe('small-model guards', () => {
     expect(off.chat.endedBy).not.toBe('repeat');
   });
 
+  it('worked examples: on, a chat line from the example chat is asked again, and said twice ends the chat; off, it is kept', async () => {
+    // Sam's words and then Rosa's, about bees nobody in this chat keeps (SmolLM2-135M's Tobias).
+    const copied =
+      'I am sorry to hear that. The book is lovely, but my bees are not making much honey this year.';
+    const chatWith = async (bo: string[], conditions?: ReturnType<typeof without>) => {
+      const lines: Record<string, string[]> = {
+        ada: ['Have you heard the council wants to cut down the old willow', 'Then we should go'],
+        bo,
+      };
+      const h = await harness({
+        'converse.turn': (req) => {
+          const utterance = lines[req.agentId!].shift();
+          return utterance === undefined
+            ? { utterance: 'I have to go now, see you at the meeting', end: true }
+            : { utterance, end: false };
+        },
+      });
+      const { ada, bo: b } = h.agents;
+      for (const a of [ada, b]) {
+        await planNewDay(a, h.mind());
+        a.action = await nextAction(a, h.mind());
+      }
+      const chat = await converse(ada, b, h.mind(0, { conditions }));
+      return { chat, asked: h.model.callsOf('converse.turn').map((c) => c.agentId) };
+    };
+    const answered = 'That is terrible news, the willow holds up the pond bank';
+    const once = await chatWith([copied, answered]);
+    expect(once.asked.slice(0, 3)).toEqual(['ada', 'bo', 'bo']);
+    expect(once.chat.transcript[1]).toBe(`Bo Park: ${answered}`);
+
+    const twice = await chatWith([copied, copied]);
+    expect(twice.chat.transcript.join('\n')).not.toContain('bees');
+    expect(twice.chat.endedBy).toBe('repeat');
+
+    const off = await chatWith([copied, answered], without('workedExamples'));
+    expect(off.chat.transcript[1]).toBe(`Bo Park: ${copied}`);
+    expect(off.asked.slice(0, 3)).toEqual(['ada', 'bo', 'ada']);
+  });
+
   it('worked examples: on, the plan prompt shows the example residents first; off, only the question', async () => {
     const prompts = async (conditions?: ReturnType<typeof without>) => {
       const h = await harness();

@@ -1,6 +1,7 @@
 /**
  * Whether a small model's text only says again what another said: the echo guard's test for a
- * chat line (converse.ts) and the insight check's for a reflection's insight (reflect.ts).
+ * chat line (converse.ts), the insight check's for a reflection's insight (reflect.ts) and the
+ * worked-example guard's for a chat line taken from the example chat (prompts/converseTurn.ts).
  */
 
 /** Share of a text's word triples found in one other text above which it is a restatement. */
@@ -15,12 +16,29 @@ export const RESTATE_SHARE = 0.5;
  * @example restates('Tobias is worried the pond bank would collapse', 'Tobias suspects the pond bank would collapse if the old willow were cut down') // false
  */
 export function restates(text: string, other: string): boolean {
+  return restatesFrom(text, [other]);
+}
+
+/**
+ * {@link restates} against several texts taken together: the same words as one of them, or
+ * more than half of `text`'s runs of three words found among theirs — and at least `minRuns`
+ * of them, so that a short common phrase of theirs ("I am sorry to hear that", four runs) can
+ * be said on its own. For a text stitched from two lines of one source ("I am sorry to hear
+ * that. The book is lovely, but my bees …" from two lines of the example chat), which shares
+ * under half its runs with either line alone.
+ */
+export function restatesFrom(
+  text: string,
+  others: readonly string[],
+  { minRuns = 1 }: { minRuns?: number } = {},
+): boolean {
   const words = wordsOf(text);
-  if (words.length > 0 && words.join(' ') === wordsOf(other).join(' ')) return true;
+  const said = words.join(' ');
+  if (words.length > 0 && others.some((o) => wordsOf(o).join(' ') === said)) return true;
   const runs = triples(words);
-  if (runs.length === 0) return false;
-  const theirs = new Set(triples(wordsOf(other)));
-  return runs.filter((r) => theirs.has(r)).length > RESTATE_SHARE * runs.length;
+  const theirs = new Set(others.flatMap((o) => triples(wordsOf(o))));
+  const shared = runs.filter((r) => theirs.has(r)).length;
+  return shared >= minRuns && shared > RESTATE_SHARE * runs.length;
 }
 
 function wordsOf(text: string): string[] {

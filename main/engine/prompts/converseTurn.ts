@@ -2,8 +2,9 @@
  * `converse.turn`: the next line of a conversation and whether it ends here (Park et al. 2023
  * §4.3.1; reverie `agent_chat_v2` generates one utterance per call with an end flag).
  */
+import { restatesFrom } from '../agent/restatement';
 import { ranked, recent, wholeText, type Part } from './budget';
-import { EXAMPLE_CHAT } from './examples';
+import { EXAMPLE_CHAT, namesAnExample } from './examples';
 import { exampleSystem, residentBrief, type IdentityView } from './identity';
 import { bool, object, words } from './jsonSchema';
 import { buildSpec, type PromptSpec } from './PromptSpec';
@@ -79,6 +80,37 @@ const CHAT_EXAMPLES = EXAMPLE_CHAT.map(({ who, turn }) => ({
   question: wholeText(turnQuestion(who, { ...turn, earlierChats: [] })),
   answer: turn.line,
 }));
+
+/** The example chat's lines as said, without their speakers' names. */
+const EXAMPLE_UTTERANCES = EXAMPLE_CHAT.map(({ turn }) => turn.line.utterance);
+
+/**
+ * Runs of three words a chat line must take from the example chat to be a copy of it: about
+ * ten words of it. SmolLM2-135M opens many chats with the example's "I am sorry to hear that."
+ * (four runs), which said as an answer is the resident's own.
+ */
+const COPIED_RUNS = 8;
+
+/**
+ * Whether a chat line is the worked example's chat said again: it names the examples' people
+ * or town ({@link namesAnExample}; not a name someone in the town has), has the words of one of
+ * its lines, or takes more than half of its runs of three words, and {@link COPIED_RUNS} or
+ * more, from its lines together (agent/restatement.ts). SmolLM2-135M, as Tobias talking with
+ * Agnes, said "I am sorry to hear that. The book is lovely, but my bees are not making much
+ * honey this year." — Sam's words and then Rosa's, about bees Tobias does not keep.
+ * @example copiesExampleLine('The book is lovely, but my bees are not making much honey this year.', 'Tobias Mensah') // true
+ * @example copiesExampleLine('I am sorry to hear that. Shall we ask the council about the willow?', 'Tobias Mensah') // false
+ */
+export function copiesExampleLine(
+  utterance: string,
+  name: string,
+  neighbours: readonly string[] = [],
+): boolean {
+  return (
+    namesAnExample(utterance, [name, ...neighbours]) ||
+    restatesFrom(utterance, EXAMPLE_UTTERANCES, { minRuns: COPIED_RUNS })
+  );
+}
 
 /** The question's parts, for the resident and for the worked examples alike. */
 function turnQuestion(who: IdentityView, input: TurnInput): Part[] {
