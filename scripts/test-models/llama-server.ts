@@ -157,7 +157,7 @@ async function buildLlamaServer(env: NodeJS.ProcessEnv, log: (line: string) => v
   const jobs = await idleCores();
   log(
     `↓ llama-server: not built; building it from ${LLAMA_SERVER_SOURCE.requirement}'s vendored ` +
-      `llama.cpp (${LLAMA_SERVER_SOURCE.commit}) with ${jobs} job(s), once (15–35 min on 2 cores; later ` +
+      `llama.cpp (${LLAMA_SERVER_SOURCE.commit}) with ${jobs} job(s), once (4–35 min on 2 cores by machine; later ` +
       'runs take seconds)…',
   );
   const dir = llamaServerDir(env);
