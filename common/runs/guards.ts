@@ -66,7 +66,7 @@ export const GUARDS: readonly GuardInfo[] = [
     id: 'echoGuard',
     cli: 'echo',
     label: 'Echo guard',
-    does: 'A chat line that repeats an earlier one is asked again once for new words; a second repeat ends the chat.',
+    does: 'A chat line that repeats an earlier one, or says the question’s scene back (“It is Monday April 15, 2024, 08:50, in … You are talking with …”), is asked again once for new words; a second repeat ends the chat.',
     why: 'SmolLM2-135M echoed its partner’s last line back, line after line, up to the cap.',
     paper: 'Every line the model writes is accepted.',
   },

@@ -200,6 +200,30 @@ describe('reacting and conversing', () => {
     expect(turns[1].messages.at(-1)!.content).not.toMatch(/in new words/);
   });
 
+  it("an opening line that says the question's scene back is asked again", async () => {
+    // SmolLM2-135M opened a chat with "It is Monday April 15, 2024, 08:50, in Willow
+    // Bend:Larkspur College:library. You are talking with Agnes Whitlow, who is writing…".
+    let asked = 0;
+    const h = await harness({
+      'converse.turn': (req) => {
+        asked++;
+        if (req.agentId === 'ada' && asked === 1) {
+          const scene = req.messages.at(-1)!.content.match(/^It is .*$/m)![0];
+          return { utterance: scene, end: false };
+        }
+        return { utterance: 'Shall we walk to the council meeting together', end: true };
+      },
+    });
+    const { ada, bo } = h.agents;
+    for (const a of [ada, bo]) {
+      await planNewDay(a, h.mind());
+      a.action = await nextAction(a, h.mind());
+    }
+    const chat = await converse(ada, bo, h.mind());
+    expect(chat.transcript).toEqual(['Ada Lin: Shall we walk to the council meeting together']);
+    expect(h.model.callsOf('converse.turn').map((c) => c.agentId)).toEqual(['ada', 'ada']);
+  });
+
   it('an answer that takes up a phrase of the last line is not a repeat', () => {
     const said = ['Ada Lin: Are you going to the spring fair?'];
     expect(repeatsEarlier('Yes, I am going to the spring fair tomorrow', said)).toBe(false);

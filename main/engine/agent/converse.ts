@@ -9,7 +9,7 @@
 import { converseRelationshipPrompt } from '../prompts/converseRelationship';
 import { converseSummaryPrompt } from '../prompts/converseSummary';
 import { converseThoughtsPrompt } from '../prompts/converseThoughts';
-import { converseTurnPrompt, copiesExampleLine } from '../prompts/converseTurn';
+import { converseTurnPrompt, copiesExampleLine, echoesScene } from '../prompts/converseTurn';
 import { importancePrompt } from '../prompts/importance';
 import { conditionsOf, costLayerOf } from './ablation';
 import type { Agent, CurrentAction } from './Agent';
@@ -156,9 +156,6 @@ export async function converse(a: Agent, b: Agent, mind: Mind): Promise<Conversa
   const { guards } = conditionsOf(mind);
   for (let i = 0; i < MAX_CHAT_UTTERANCES; i++) {
     const [speaker, listener] = i % 2 === 0 ? [a, b] : [b, a];
-    const saidBefore = (utterance: string) =>
-      (guards.echoGuard && repeatsEarlier(utterance, transcript)) ||
-      (guards.workedExamples && copiesExampleLine(utterance, speaker.name, mind.residents));
     const context = await turnContext(
       mind,
       speaker,
@@ -173,11 +170,15 @@ export async function converse(a: Agent, b: Agent, mind: Mind): Promise<Conversa
       transcript,
       ...context,
     };
-    let turn = await ask(mind, speaker, converseTurnPrompt(speaker.identity, question));
     // A small model echoes its partner's last line back (SmolLM2-135M did, line after line, to
-    // the cap), or says a line of the worked example's chat: asked once more for new words, and
-    // if it still repeats, the chat has run dry. The echo and worked-example guards
-    // (common/runs/guards.ts); off, every line is accepted as written.
+    // the cap) or the question's scene, or says a line of the worked example's chat: asked
+    // once more for new words, and if it still repeats, the chat has run dry. The echo and
+    // worked-example guards (common/runs/guards.ts); off, every line is accepted as written.
+    const saidBefore = (utterance: string) =>
+      (guards.echoGuard &&
+        (repeatsEarlier(utterance, transcript) || echoesScene(utterance, question))) ||
+      (guards.workedExamples && copiesExampleLine(utterance, speaker.name, mind.residents));
+    let turn = await ask(mind, speaker, converseTurnPrompt(speaker.identity, question));
     if (saidBefore(turn.utterance)) {
       const again = { ...question, sayNew: true };
       turn = await ask(mind, speaker, converseTurnPrompt(speaker.identity, again));

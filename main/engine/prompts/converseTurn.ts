@@ -2,7 +2,7 @@
  * `converse.turn`: the next line of a conversation and whether it ends here (Park et al. 2023
  * §4.3.1; reverie `agent_chat_v2` generates one utterance per call with an end flag).
  */
-import { restatesFrom } from '../agent/restatement';
+import { restates, restatesFrom } from '../agent/restatement';
 import { ranked, recent, wholeText, type Part } from './budget';
 import { EXAMPLE_CHAT, namesAnExample } from './examples';
 import { exampleSystem, residentBrief, type IdentityView } from './identity';
@@ -112,12 +112,31 @@ export function copiesExampleLine(
   );
 }
 
+/** Where and when the chat is, and with whom: the question's own words, not the resident's. */
+function sceneLine(input: Pick<TurnInput, 'now' | 'place' | 'partnerName' | 'partnerActivity'>) {
+  return (
+    `It is ${input.now}, in ${input.place}. You are talking with ${input.partnerName}, who is ` +
+    `${input.partnerActivity}.`
+  );
+}
+
+/**
+ * Whether a chat line only says the question's scene back ({@link restates}): SmolLM2-135M
+ * opened a chat with "It is Monday April 15, 2024, 08:50, in Willow Bend:Larkspur
+ * College:library. You are talking with Agnes Whitlow, who is writing about the…".
+ */
+export function echoesScene(
+  utterance: string,
+  input: Pick<TurnInput, 'now' | 'place' | 'partnerName' | 'partnerActivity'>,
+): boolean {
+  return restates(utterance, sceneLine(input));
+}
+
 /** The question's parts, for the resident and for the worked examples alike. */
 function turnQuestion(who: IdentityView, input: TurnInput): Part[] {
   const partner = input.partnerName;
   return [
-    `${residentBrief(who)}\nIt is ${input.now}, in ${input.place}. You are talking with ` +
-      `${partner}, who is ${input.partnerActivity}.\n`,
+    `${residentBrief(who)}\n${sceneLine(input)}\n`,
     ...(input.earlierChats.length
       ? [
           `Your earlier conversations with ${partner}:\n`,
