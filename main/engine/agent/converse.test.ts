@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { harness } from '../testing/harness';
+import { scriptedChat } from '../testing/scriptedChat';
 import {
   CHAT_COOLDOWN_GAME_SECONDS,
   conversationSeconds,
@@ -161,26 +162,10 @@ describe('reacting and conversing', () => {
   it('a line that echoes an earlier one is asked again for new words, and a second echo ends the chat', async () => {
     // Bo answers Ada's first line with her own words back, as SmolLM2-135M does.
     const echo = 'I am afraid the pond bank will collapse if they cut the old willow';
-    const lines: Record<string, string[]> = {
+    const { chat, turns } = await scriptedChat({
       ada: [echo, 'Shall we go to the council meeting together then'],
       bo: [`Yes, ${echo}`, 'That sounds like a good plan to me', `Well, ${echo}`, echo],
-    };
-    const h = await harness({
-      // Once a speaker's lines run out (only without the guard) it takes its leave.
-      'converse.turn': (req) => {
-        const utterance = lines[req.agentId!].shift();
-        return utterance === undefined
-          ? { utterance: 'I have to go now, see you at the meeting', end: true }
-          : { utterance, end: false };
-      },
     });
-    const { ada, bo } = h.agents;
-    for (const a of [ada, bo]) {
-      await planNewDay(a, h.mind());
-      a.action = await nextAction(a, h.mind());
-    }
-    h.model.calls.length = 0;
-    const chat = await converse(ada, bo, h.mind());
     // No line of the transcript says again what an earlier one said, though the model did.
     for (const [i, line] of chat.transcript.entries()) {
       const words = line.slice(line.indexOf(':') + 1);
@@ -193,7 +178,6 @@ describe('reacting and conversing', () => {
       'Ada Lin: Shall we go to the council meeting together then',
     ]);
     expect(chat.endedBy).toBe('repeat');
-    const turns = h.model.callsOf('converse.turn');
     expect(turns.map((c) => c.agentId)).toEqual(['ada', 'bo', 'bo', 'ada', 'bo', 'bo']);
     expect(turns[2].messages.at(-1)!.content).toMatch(/in new words \(do not repeat a line/);
     expect(turns[2].temperature).toBeGreaterThan(turns[1].temperature);

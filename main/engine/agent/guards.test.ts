@@ -12,13 +12,13 @@ import { drySampling, DEFAULT_DRY_STRENGTH } from '../../models/llama/llama-lang
 import { EXAMPLE_RESIDENTS } from '../prompts/examples';
 import { Simulation } from '../sim/Simulation';
 import { harness } from '../testing/harness';
+import { scriptedChat } from '../testing/scriptedChat';
 import { HashEmbedder, ScriptedModel } from '../testing/ScriptedModel';
 import { buildTestScenario } from '../testing/testTown';
 import { townScript } from '../testing/townScript';
-import { converse } from './converse';
 import { rateHeldObservations, remember } from './mind';
 import { NOTICED_SECONDS, observe } from './observe';
-import { nextAction, planNewDay } from './plan';
+import { planNewDay } from './plan';
 import { placesFor, PLACES_OFFERED } from './placeRelevance';
 import { maybeReflect } from './reflect';
 import { bedtimeFor, layoutSchedule, layoutTasks } from './schedule';
@@ -30,30 +30,26 @@ function without(...off: (keyof Guards)[]) {
   return runConditionsSchema.parse({ guards });
 }
 
+/** {@link scriptedChat}, with who was asked each line. */
+async function chat(
+  lines: Record<'ada' | 'bo', string[]>,
+  conditions?: ReturnType<typeof without>,
+) {
+  const { chat, turns } = await scriptedChat(lines, conditions);
+  return { chat, asked: turns.map((c) => c.agentId) };
+}
+
 describe('small-model guards', () => {
   it('echo guard: on, a repeated line is asked again and refused; off, it is accepted as written', async () => {
     const echo = 'I am afraid the pond bank will collapse if they cut the old willow';
-    const chatWith = async (conditions?: ReturnType<typeof without>) => {
-      const lines: Record<string, string[]> = {
-        ada: [echo, 'Shall we go to the council meeting together then'],
-        bo: [echo, 'That sounds like a good plan to me'],
-      };
-      const h = await harness({
-        'converse.turn': (req) => {
-          const utterance = lines[req.agentId!].shift();
-          return utterance === undefined
-            ? { utterance: 'I have to go now, see you at the meeting', end: true }
-            : { utterance, end: false };
+    const chatWith = (conditions?: ReturnType<typeof without>) =>
+      chat(
+        {
+          ada: [echo, 'Shall we go to the council meeting together then'],
+          bo: [echo, 'That sounds like a good plan to me'],
         },
-      });
-      const { ada, bo } = h.agents;
-      for (const a of [ada, bo]) {
-        await planNewDay(a, h.mind());
-        a.action = await nextAction(a, h.mind());
-      }
-      const chat = await converse(ada, bo, h.mind(0, { conditions }));
-      return { chat, asked: h.model.callsOf('converse.turn').map((c) => c.agentId) };
-    };
+        conditions,
+      );
     const on = await chatWith();
     expect(on.chat.transcript).not.toContain(`Bo Park: ${echo}`);
     expect(on.asked.slice(0, 3)).toEqual(['ada', 'bo', 'bo']);
@@ -68,27 +64,14 @@ describe('small-model guards', () => {
     // Sam's words and then Rosa's, about bees nobody in this chat keeps (SmolLM2-135M's Tobias).
     const copied =
       'I am sorry to hear that. The book is lovely, but my bees are not making much honey this year.';
-    const chatWith = async (bo: string[], conditions?: ReturnType<typeof without>) => {
-      const lines: Record<string, string[]> = {
-        ada: ['Have you heard the council wants to cut down the old willow', 'Then we should go'],
-        bo,
-      };
-      const h = await harness({
-        'converse.turn': (req) => {
-          const utterance = lines[req.agentId!].shift();
-          return utterance === undefined
-            ? { utterance: 'I have to go now, see you at the meeting', end: true }
-            : { utterance, end: false };
+    const chatWith = (bo: string[], conditions?: ReturnType<typeof without>) =>
+      chat(
+        {
+          ada: ['Have you heard the council wants to cut down the old willow', 'Then we should go'],
+          bo,
         },
-      });
-      const { ada, bo: b } = h.agents;
-      for (const a of [ada, b]) {
-        await planNewDay(a, h.mind());
-        a.action = await nextAction(a, h.mind());
-      }
-      const chat = await converse(ada, b, h.mind(0, { conditions }));
-      return { chat, asked: h.model.callsOf('converse.turn').map((c) => c.agentId) };
-    };
+        conditions,
+      );
     const answered = 'That is terrible news, the willow holds up the pond bank';
     const once = await chatWith([copied, answered]);
     expect(once.asked.slice(0, 3)).toEqual(['ada', 'bo', 'bo']);
