@@ -7,7 +7,7 @@ import {
   converse,
   repeatsEarlier,
 } from './converse';
-import { copiesExampleLine } from '../prompts/converseTurn';
+import { copiesExampleLine, withoutSpeaker } from '../prompts/converseTurn';
 import { remember } from './mind';
 import { observe } from './observe';
 import { nextAction, planNewDay } from './plan';
@@ -236,6 +236,20 @@ describe('reacting and conversing', () => {
     expect(
       copiesExampleLine('I am sorry to hear that. The land has been changed.', 'Tobias Mensah'),
     ).toBe(false);
+  });
+
+  it("a line written with a speaker's name in front, as the transcript shows lines, is said without it", async () => {
+    const { chat } = await scriptedChat({
+      ada: ['Have you heard the council wants to cut down the old willow'],
+      bo: ['Ada Lin: The willow is being cut down, yes'],
+    });
+    expect(chat.transcript.slice(0, 2)).toEqual([
+      'Ada Lin: Have you heard the council wants to cut down the old willow',
+      'Bo Park: The willow is being cut down, yes',
+    ]);
+    expect(withoutSpeaker('bo park:  Hello', ['Bo Park'])).toBe('Hello');
+    expect(withoutSpeaker('Bo Park:', ['Bo Park'])).toBe('Bo Park:');
+    expect(withoutSpeaker('Dear Bo Park: hello', ['Bo Park'])).toBe('Dear Bo Park: hello');
   });
 
   it('a chat starting mid-minute lasts to the end of its task, so the chat is not taken up again as an action', async () => {

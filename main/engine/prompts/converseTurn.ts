@@ -67,9 +67,29 @@ export function converseTurnPrompt(
     examples: CHAT_EXAMPLES,
     volatile: turnQuestion(who, input),
     shape,
+    // A line that starts with a speaker's name, as the transcript's lines do ("Delphine
+    // Cartwright: The willow are being cut down." said by Tobias), is said without it.
+    decode: ({ utterance, end }) => ({
+      utterance: withoutSpeaker(utterance, [who.name, input.partnerName]),
+      end,
+    }),
     // Asked again after a repeat: sampled more freely, so the answer can leave the rut.
     ...(input.sayNew ? { temperature: SAY_NEW_TEMPERATURE } : {}),
   });
+}
+
+/** `utterance` without a leading "<one of names>:"; as written when nothing else is left. */
+export function withoutSpeaker(utterance: string, names: readonly string[]): string {
+  const lower = utterance.trimStart().toLowerCase();
+  for (const name of names) {
+    if (!lower.startsWith(`${name.toLowerCase()}:`)) continue;
+    const rest = utterance
+      .trimStart()
+      .slice(name.length + 1)
+      .trim();
+    return rest || utterance;
+  }
+  return utterance;
 }
 
 /**
