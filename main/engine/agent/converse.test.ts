@@ -219,7 +219,7 @@ describe('reacting and conversing', () => {
 
   it('a line stitched from the example chat is a copy; one taking up a phrase of it, or a resident named Rosa, is not', () => {
     const stitched =
-      'I am sorry to hear that. The book is lovely, but my bees are not making much honey this year. I am not sure what to do next.';
+      'Oh no, poor bees. The book is lovely, but my bees are not making much honey this year. I am not sure what to do next.';
     expect(copiesExampleLine(stitched, 'Tobias Mensah')).toBe(true);
     expect(copiesExampleLine('Hello Rosa! How are you?', 'Tobias Mensah')).toBe(true);
     expect(copiesExampleLine('Hello Rosa! How are you?', 'Tobias Mensah', ['Rosa Diaz'])).toBe(
@@ -227,15 +227,14 @@ describe('reacting and conversing', () => {
     );
     expect(
       copiesExampleLine(
-        'I am sorry to hear that. Shall we ask the council about the willow?',
+        'The band plays at the pub tonight? Shall we ask the council about the willow?',
         'Tobias Mensah',
       ),
     ).toBe(false);
-    // The example's opening phrase, said as an answer of its own.
-    expect(copiesExampleLine('I am sorry to hear that.', 'Tobias Mensah')).toBe(false);
-    expect(
-      copiesExampleLine('I am sorry to hear that. The land has been changed.', 'Tobias Mensah'),
-    ).toBe(false);
+    // The example's greeting, said as a line of one's own.
+    expect(copiesExampleLine('How are you today? Is that a good book?', 'Tobias Mensah')).toBe(
+      false,
+    );
   });
 
   it("a line written with a speaker's name in front, as the transcript shows lines, is said without it", async () => {

@@ -61,7 +61,7 @@ describe('small-model guards', () => {
   });
 
   it('worked examples: on, a chat line from the example chat is asked again, and said twice ends the chat; off, it is kept', async () => {
-    // Sam's words and then Rosa's, about bees nobody in this chat keeps (SmolLM2-135M's Tobias).
+    // Rosa's words, about bees nobody in this chat keeps (SmolLM2-135M's Tobias).
     const copied =
       'I am sorry to hear that. The book is lovely, but my bees are not making much honey this year.';
     const chatWith = (bo: string[], conditions?: ReturnType<typeof without>) =>

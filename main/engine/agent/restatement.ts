@@ -22,8 +22,8 @@ export function restates(text: string, other: string): boolean {
 /**
  * {@link restates} against several texts taken together: the same words as one of them, or
  * more than half of `text`'s runs of three words found among theirs — and at least `minRuns`
- * of them, so that a short common phrase of theirs ("I am sorry to hear that", four runs) can
- * be said on its own. For a text stitched from two lines of one source ("I am sorry to hear
+ * of them, so that a short common phrase of theirs ("How are you today?", two runs) can be
+ * said on its own. For a text stitched from two lines of one source ("I am sorry to hear
  * that. The book is lovely, but my bees …" from two lines of the example chat), which shares
  * under half its runs with either line alone.
  */

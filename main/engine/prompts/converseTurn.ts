@@ -106,8 +106,8 @@ const EXAMPLE_UTTERANCES = EXAMPLE_CHAT.map(({ turn }) => turn.line.utterance);
 
 /**
  * Runs of three words a chat line must take from the example chat to be a copy of it: about
- * ten words of it. SmolLM2-135M opens many chats with the example's "I am sorry to hear that."
- * (four runs), which said as an answer is the resident's own.
+ * ten words of it, so a greeting or stock phrase it shares ("How are you today? Is that a
+ * good book?", seven runs) is the resident's own.
  */
 const COPIED_RUNS = 8;
 
@@ -117,9 +117,9 @@ const COPIED_RUNS = 8;
  * its lines, or takes more than half of its runs of three words, and {@link COPIED_RUNS} or
  * more, from its lines together (agent/restatement.ts). SmolLM2-135M, as Tobias talking with
  * Agnes, said "I am sorry to hear that. The book is lovely, but my bees are not making much
- * honey this year." — Sam's words and then Rosa's, about bees Tobias does not keep.
+ * honey this year." — Sam's words as they were then, and Rosa's, about bees Tobias does not keep.
  * @example copiesExampleLine('The book is lovely, but my bees are not making much honey this year.', 'Tobias Mensah') // true
- * @example copiesExampleLine('I am sorry to hear that. Shall we ask the council about the willow?', 'Tobias Mensah') // false
+ * @example copiesExampleLine('How are you today? Shall we ask the council about the willow?', 'Tobias Mensah') // false
  */
 export function copiesExampleLine(
   utterance: string,

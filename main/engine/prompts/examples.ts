@@ -70,12 +70,14 @@ export interface ChatTurnExample {
  * The example residents' conversation in the park (converse.turn's examples), two lines each:
  * Sam opens it, Rosa ends it.
  * Each line answers the one before it in new words: shown only an opening and an ending,
- * SmolLM2-135M repeated its partner's last line back to them.
+ * SmolLM2-135M repeated its partner's last line back to them. No line opens with a stock phrase
+ * a line of any chat could start with: when Sam answered "I am sorry to hear that. …",
+ * SmolLM2-135M opened 10 of 15 Willow Bend chats with those words, sorry for nothing said yet.
  */
 const PARK_CHAT = [
-  'Sam Lee: Hello Rosa! Is that a good book? How are your bees this summer?',
+  'Sam Lee: Hello Rosa! How are you today? Is that a good book?',
   'Rosa Diaz: Hello Sam. The book is lovely, but my bees are not making much honey this year.',
-  'Sam Lee: I am sorry to hear that. The band plays at the pub tonight, will you come?',
+  'Sam Lee: Oh no, poor bees. The band plays at the pub tonight, will you come?',
   'Rosa Diaz: I would love to. I will bring a jar of honey for the band. See you tonight!',
 ];
 
