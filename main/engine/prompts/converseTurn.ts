@@ -80,16 +80,9 @@ export function converseTurnPrompt(
 
 /** `utterance` without a leading "<one of names>:"; as written when nothing else is left. */
 export function withoutSpeaker(utterance: string, names: readonly string[]): string {
-  const lower = utterance.trimStart().toLowerCase();
-  for (const name of names) {
-    if (!lower.startsWith(`${name.toLowerCase()}:`)) continue;
-    const rest = utterance
-      .trimStart()
-      .slice(name.length + 1)
-      .trim();
-    return rest || utterance;
-  }
-  return utterance;
+  const said = utterance.trimStart();
+  const name = names.find((n) => said.toLowerCase().startsWith(`${n.toLowerCase()}:`));
+  return (name && said.slice(name.length + 1).trim()) || utterance;
 }
 
 /**
@@ -132,8 +125,11 @@ export function copiesExampleLine(
   );
 }
 
+/** What the question's scene sentence is made of. */
+type Scene = Pick<TurnInput, 'now' | 'place' | 'partnerName' | 'partnerActivity'>;
+
 /** Where and when the chat is, and with whom: the question's own words, not the resident's. */
-function sceneLine(input: Pick<TurnInput, 'now' | 'place' | 'partnerName' | 'partnerActivity'>) {
+function sceneLine(input: Scene) {
   return (
     `It is ${input.now}, in ${input.place}. You are talking with ${input.partnerName}, who is ` +
     `${input.partnerActivity}.`
@@ -145,10 +141,7 @@ function sceneLine(input: Pick<TurnInput, 'now' | 'place' | 'partnerName' | 'par
  * opened a chat with "It is Monday April 15, 2024, 08:50, in Willow Bend:Larkspur
  * College:library. You are talking with Agnes Whitlow, who is writing about the…".
  */
-export function echoesScene(
-  utterance: string,
-  input: Pick<TurnInput, 'now' | 'place' | 'partnerName' | 'partnerActivity'>,
-): boolean {
+export function echoesScene(utterance: string, input: Scene): boolean {
   return restates(utterance, sceneLine(input));
 }
 
