@@ -9,7 +9,7 @@
  *
  * Not listed: repairs that only make an answer usable without changing what it says (a phrase
  * cut at the word limit instead of mid-word, an object state written as an activity read as
- * "in use", a JSON grammar, plan items that are not words dropped ("10:00", "11:00")): with
+ * "in use", a JSON grammar, plan items that are not activities dropped ("10:00", "Agnes Whitlow")): with
  * them off a run would fail, not become more exact.
  */
 import { z } from 'zod';
@@ -107,8 +107,8 @@ export const GUARDS: readonly GuardInfo[] = [
     id: 'scheduleVariety',
     cli: 'variety',
     label: 'Varied schedule',
-    does: 'An hourly schedule in which one activity (told apart as the lifestyle policy tells activities apart) fills three quarters or more of three or more awake hours is asked once more for different activities; the second answer is taken only when it is varied itself and copies no more worked-example blocks than the first.',
-    why: 'SmolLM2-135M planned Tobias’s whole day as “write and edit” eight times, and another as “write a research proposal about …” for 14 of 16 hours; the lifestyle policy then served one decomposition to every block, and he spent the day at his desk.',
+    does: 'An hourly schedule in which one activity (told apart as the lifestyle policy tells activities apart) fills three quarters or more of three or more awake hours, or with blocks that are not activities (one word, a name, a thing or place opening with “the”), is asked once more for different activities; the second answer is taken only when it is varied itself, has no more hours of such blocks and copies no more worked-example blocks than the first; a block still not an activity gives its hours to the activity before it.',
+    why: 'SmolLM2-135M planned Tobias’s whole day as “write and edit” eight times, and another as “write a research proposal about …” for 14 of 16 hours; the lifestyle policy then served one decomposition to every block, and he spent the day at his desk. It planned Delphine’s day as “Plan” eight times, and as “Bite the apple | The copper keeter | Agnes Whitlow | Professor | The Copper Kettle”.',
     paper: 'The schedule is kept as written.',
   },
   {

@@ -333,6 +333,59 @@ describe('small-model guards', () => {
     expect(off.awake).toEqual(new Set(['write and edit']));
   });
 
+  it('varied schedule: on, blocks that are names or places are asked again, and those left join the activity before; off, kept', async () => {
+    // What SmolLM2-135M wrote for Delphine on a llama-server (session 29's server hour).
+    const named = {
+      schedule: [
+        { activity: 'Bite the apple', hours: 2, asleep: false },
+        { activity: 'Agnes Whitlow', hours: 1, asleep: false },
+        { activity: 'Professor', hours: 2, asleep: false },
+        { activity: 'read a book in the library', hours: 3, asleep: false },
+        { activity: 'The Copper Kettle', hours: 2, asleep: false },
+        { activity: 'sleep', hours: 4, asleep: true },
+      ],
+    };
+    const planned = async (
+      answers: { schedule: typeof named.schedule }[],
+      conditions?: ReturnType<typeof without>,
+    ) => {
+      const h = await harness({ 'plan.hourly': () => answers.shift()! });
+      const ada = h.agents.ada;
+      await planNewDay(ada, h.mind(0, { conditions }));
+      const asked = h.model.callsOf('plan.hourly').map((c) => c.messages.at(-1)!.content);
+      const hours = new Map<string, number>();
+      for (const b of ada.schedule.filter((b) => !b.asleep))
+        hours.set(b.activity, (hours.get(b.activity) ?? 0) + b.minutes / 60);
+      return { asked, hours };
+    };
+    const varied = {
+      schedule: [
+        { activity: 'make porridge and eat breakfast', hours: 2, asleep: false },
+        { activity: 'read a book in the library', hours: 4, asleep: false },
+        { activity: 'walk by the pond', hours: 4, asleep: false },
+        { activity: 'sleep', hours: 4, asleep: true },
+      ],
+    };
+    const on = await planned([named, varied]);
+    expect(on.asked).toHaveLength(2);
+    expect(on.asked[1]).toContain('Plan several different activities');
+    expect([...on.hours.keys()]).toEqual([
+      'make porridge and eat breakfast',
+      'read a book in the library',
+      'walk by the pond',
+    ]);
+    // Asked again and no better: each name's hours go to the activity before it.
+    const still = await planned([named, named]);
+    expect(still.asked).toHaveLength(2);
+    const bite = still.hours.get('Bite the apple')!;
+    const read = still.hours.get('read a book in the library')!;
+    expect([...still.hours.keys()]).toEqual(['Bite the apple', 'read a book in the library']);
+    expect(bite / read).toBeCloseTo(5 / 5);
+    const off = await planned([named, varied], without('scheduleVariety'));
+    expect(off.asked).toHaveLength(1);
+    expect(off.hours.has('Agnes Whitlow')).toBe(true);
+  });
+
   it('new insights only: on, an insight restating a statement or an earlier insight is not stored; off, it is', async () => {
     const seen = 'Bo Park is writing a sonnet on a piece of paper';
     const reflected = async (conditions?: ReturnType<typeof without>) => {

@@ -4,9 +4,12 @@
  * day as "write and edit" eight times, and on another day as "write a research proposal on how
  * the roots", "… about how the", "… about the", "… about" ×5 (14 of 16 awake hours one activity);
  * the lifestyle policy then served one decomposition to nearly every block, and he spent the day
- * at one desk.
+ * at one desk. On a llama-server it wrote Delphine's day as "Plan" eight times, and as "Bite the
+ * apple | The copper keeter | Agnes Whitlow | Professor | The Copper Kettle": names and places,
+ * not activities, that the day's decomposition and actions then tried to do.
  */
 import { isExampleActivity, planHourlyPrompt, type HourlyBlock } from '../prompts/planHourly';
+import { readsAsActivity } from '../prompts/verbPhrase';
 import { conditionsOf, costLayerOf } from './ablation';
 import type { Agent } from './Agent';
 import { similaritySetting } from './costLayerCalibration';
@@ -51,12 +54,30 @@ export async function largestActivity(
 }
 
 /**
- * The hourly schedule, asked once more when one activity fills {@link ONE_ACTIVITY_SHARE} or
- * more of {@link ONE_ACTIVITY_HOURS} or more awake hours (with the guard on): the question then
- * asks for several activities. The second answer is taken only when it is varied itself and,
- * with worked examples shown, copies no more of their blocks than the first did: asked again,
- * SmolLM2 wrote Delphine's "go to the cafe" day (she runs the cafe) as "buy a tree" eight times,
- * and Tobias's with the nurse example's "care for patients on the ward".
+ * Awake hours of blocks that do not read as an activity (prompts/verbPhrase.ts
+ * `readsAsActivity`): "Plan", "Professor", "Agnes Whitlow", "The Copper Kettle".
+ */
+function hoursNotActivities(schedule: readonly HourlyBlock[]): number {
+  return schedule
+    .filter((b) => !b.asleep && !readsAsActivity(b.activity))
+    .reduce((sum, b) => sum + b.hours, 0);
+}
+
+/** Whether one activity fills {@link ONE_ACTIVITY_SHARE} or more of {@link ONE_ACTIVITY_HOURS} or more awake hours. */
+async function oneActivity(schedule: readonly HourlyBlock[], mind: Mind): Promise<boolean> {
+  const { share, hours } = await largestActivity(schedule, mind);
+  return share >= ONE_ACTIVITY_SHARE && hours >= ONE_ACTIVITY_HOURS;
+}
+
+/**
+ * The hourly schedule, asked once more (with the guard on) when it is one activity all day
+ * ({@link oneActivity}) or has blocks that are not activities: the question then asks for
+ * several activities. The second answer is taken only when it is not one activity all day, has
+ * no more hours of blocks that are not activities and, with worked examples shown, copies no
+ * more of their blocks than the first did: asked again, SmolLM2 wrote Delphine's "go to the
+ * cafe" day (she runs the cafe) as "buy a tree" eight times, and Tobias's with the nurse
+ * example's "care for patients on the ward". A block still not an activity then gives its
+ * hours to the activity before it (the first such block to the one after).
  */
 export async function askSchedule(
   agent: Agent,
@@ -66,15 +87,35 @@ export async function askSchedule(
   const { schedule } = await ask(mind, agent, planHourlyPrompt(agent.identity, input));
   const { guards } = conditionsOf(mind);
   if (!guards.scheduleVariety) return schedule;
-  const first = await largestActivity(schedule, mind);
-  if (first.share < ONE_ACTIVITY_SHARE || first.hours < ONE_ACTIVITY_HOURS) return schedule;
-  const again = await ask(mind, agent, planHourlyPrompt(agent.identity, { ...input, vary: true }));
-  if (guards.workedExamples && copiedBlocks(again.schedule) > copiedBlocks(schedule))
-    return schedule;
-  const varied = (await largestActivity(again.schedule, mind)).share < ONE_ACTIVITY_SHARE;
-  return varied ? again.schedule : schedule;
+  const named = hoursNotActivities(schedule);
+  if (named === 0 && !(await oneActivity(schedule, mind))) return schedule;
+  const again = (await ask(mind, agent, planHourlyPrompt(agent.identity, { ...input, vary: true })))
+    .schedule;
+  const better =
+    !(guards.workedExamples && copiedBlocks(again) > copiedBlocks(schedule)) &&
+    hoursNotActivities(again) <= named &&
+    !(await oneActivity(again, mind));
+  return activitiesOnly(better ? again : schedule);
 }
 
+/**
+ * The schedule with each awake block that is not an activity joined to the awake activity
+ * before it, or (with none before) to the one after; as written when it has no activity.
+ */
+export function activitiesOnly(schedule: readonly HourlyBlock[]): HourlyBlock[] {
+  const out: HourlyBlock[] = [];
+  let owed = 0;
+  for (const block of schedule) {
+    const isActivity = block.asleep || readsAsActivity(block.activity);
+    const last = out.at(-1);
+    if (isActivity) {
+      out.push({ ...block, hours: block.hours + (block.asleep ? 0 : owed) });
+      if (!block.asleep) owed = 0;
+    } else if (last && !last.asleep) last.hours += block.hours;
+    else owed += block.hours;
+  }
+  return owed > 0 || !out.some((b) => !b.asleep) ? [...schedule] : out;
+}
 /** Awake blocks written word for word as a worked example's (prompts/planHourly.ts). */
 function copiedBlocks(schedule: readonly HourlyBlock[]): number {
   return schedule.filter((b) => !b.asleep && isExampleActivity(b.activity)).length;

@@ -68,15 +68,17 @@ describe('plan.daily', () => {
     expect(decoded(eight.slice(0, 7))).toHaveLength(8);
   });
 
-  it('drops items that are not activities: fragments, single words and lists of clock times', () => {
+  it('drops items that are not activities: fragments, single words, lists of clock times, names and places', () => {
     expect(
       decoded([
-        'open the cafe at 7:30am, serve breakfast',
+        'Open the cafe at 7:30am, serve breakfast',
         ', and come back',
         'lunch',
+        'Agnes Whitlow',
+        'The cottage with the old willow tree',
         'go to bed at night; 4pm the next day; 5pm 12pm; 6pm 15pm',
         'go to bed',
       ]),
-    ).toEqual([wakeItem(6), 'open the cafe at 7:30am, serve breakfast', 'go to bed']);
+    ).toEqual([wakeItem(6), 'Open the cafe at 7:30am, serve breakfast', 'go to bed']);
   });
 });

@@ -9,6 +9,7 @@ import { EXAMPLE_RESIDENTS } from './examples';
 import { exampleSystem, residentBrief, type IdentityView } from './identity';
 import { list, object, words } from './jsonSchema';
 import { buildSpec, bullets, type PromptSpec } from './PromptSpec';
+import { readsAsActivity } from './verbPhrase';
 
 /**
  * Longest plan item, in words: roomy, because a small model does not keep to it and an item the
@@ -70,7 +71,7 @@ export function planDailyPrompt(
     // capitalised or punctuated ("…the town's founding years." and "…the town’s founding years").
     decode: ({ plan }) => ({
       plan: uniqueBy(
-        [wakeItem(input.wakeHour), ...plan.map((p) => p.trim()).filter(isActivity)],
+        [wakeItem(input.wakeHour), ...plan.map((p) => p.trim()).filter(readsAsActivity)],
         (item) =>
           item
             .toLowerCase()
@@ -90,16 +91,4 @@ function uniqueBy(items: readonly string[], key: (item: string) => string): stri
     seen.add(k);
     return true;
   });
-}
-
-/**
- * An item that reads as an activity: it starts with a letter, has two words at least, and most
- * of its words are words (SmolLM2-135M sometimes lists clock times: "4pm the next day; 5pm 12pm").
- */
-function isActivity(item: string): boolean {
-  const tokens = item.split(/\s+/);
-  const plain = tokens.filter((t) => /^[a-z]+[,.;:!?]?$/i.test(t)).length;
-  // Three clock times are a list of them, however many words (cut to the word limit) are left.
-  const clocks = tokens.filter((t) => /^\d{1,2}(:\d{2})?(am|pm)[,.;:]?$/i.test(t)).length;
-  return /^[a-z]/i.test(item) && tokens.length >= 2 && plain * 3 >= tokens.length * 2 && clocks < 3;
 }

@@ -208,3 +208,27 @@ export function isSentence(subject: string, activity: string): string {
   const rest = progressive(activity);
   return rest ? `${subject} is ${rest}` : `${subject} is busy`;
 }
+
+/**
+ * Whether `phrase` reads as an activity, something a person does: it starts with a letter, has
+ * two words at least, most of them words, and fewer than three clock times (SmolLM2-135M
+ * listed "4pm the next day; 5pm 12pm" as a plan item); it is not a thing or a place opening
+ * with "the" ("The cottage with the old willow tree", "The copper keeter") nor a name, every
+ * word capitalised ("Agnes Whitlow", "Larkspur College"). SmolLM2-135M wrote these, and
+ * "Plan" and "Professor", as blocks of an hourly schedule.
+ */
+export function readsAsActivity(phrase: string): boolean {
+  const tokens = phrase.trim().split(/\s+/);
+  const plain = tokens.filter((t) => /^[a-z]+[,.;:!?]?$/i.test(t)).length;
+  // Three clock times are a list of them, however many words (cut to the word limit) are left.
+  const clocks = tokens.filter((t) => /^\d{1,2}(:\d{2})?(am|pm)[,.;:]?$/i.test(t)).length;
+  const named = tokens.every((t) => /^[^a-z]/.test(t));
+  return (
+    /^[a-z]/i.test(tokens[0]) &&
+    tokens.length >= 2 &&
+    plain * 3 >= tokens.length * 2 &&
+    clocks < 3 &&
+    tokens[0].toLowerCase() !== 'the' &&
+    !named
+  );
+}
