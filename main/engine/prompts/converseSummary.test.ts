@@ -55,6 +55,17 @@ describe('chatTopic', () => {
     expect(chatTopic(answer, WILLOW_CHAT, NAMES)).toBe('the old willow');
   });
 
+  it("is not the worked example's things the chat never spoke of", () => {
+    // SmolLM2-135M's summary of a Willow Bend chat about the willow: the example's bees.
+    expect(chatTopic("Tobias' bees and Agnes's proposal", WILLOW_CHAT, NAMES)).toBe(
+      'the old willow',
+    );
+    expect(chatTopic('the band at the pub', WILLOW_CHAT, NAMES)).toBe('the old willow');
+    // Spoken of in the chat, they are its topic.
+    const beeChat = ['Tobias Mensah: My bee hive is quiet.', 'Agnes Whitlow: The bees are asleep.'];
+    expect(chatTopic("Tobias' bees", beeChat, NAMES)).toBe("Tobias' bees");
+  });
+
   it('is empty when neither the answer nor the chat gives a topic', () => {
     expect(chatTopic('I am sorry to hear that.', ['Ada Lin: I am sorry to hear that.'])).toBe('');
   });
@@ -74,6 +85,11 @@ describe('talkedAbout', () => {
   it('skips vague heads and the speakers’ own names', () => {
     expect(talkedAbout(['Ada Lin: Thanks a lot, the day was long.'])).toBe('');
     expect(talkedAbout(['Ada Lin: the Ada of old'], ['Ada Lin'])).toBe('');
+  });
+
+  it('ends a phrase at a word of when', () => {
+    // SmolLM2's topic for a chat about the library fell back to "the library today".
+    expect(talkedAbout(['Tobias Mensah: Are you going to the library today?'])).toBe('the library');
   });
 });
 

@@ -3,7 +3,7 @@
  * current action and chat memory (reverie `generate_convo_summary`, "conversing about …").
  *
  * A small model often answers with a line of the chat ("I am sorry to hear that."), the worked
- * example's topic, or clock times; such an answer is not a topic, and {@link chatTopic} puts in
+ * example's topic (or its things: "Tobias' bees and …"), or clock times; such an answer is not a topic, and {@link chatTopic} puts in
  * its place the thing the chat talked about most ("the old willow"), or nothing.
  */
 import { recent } from './budget';
@@ -105,7 +105,21 @@ function isTopic(topic: string, transcript: readonly string[]): boolean {
   const words = topic.toLowerCase().replace(/’/g, "'").split(/\s+/);
   if (words.some((w) => SPOKEN.has(w)) || INTERJECTIONS.has(words[0])) return false;
   const lines = transcript.map((l) => l.slice(l.indexOf(':') + 1));
+  if (namesExampleThing(topic, lines)) return false;
   return ![...lines, EXAMPLE_CHAT_TOPIC.topic].some((line) => echoes(topic, line));
+}
+
+/**
+ * Whether `topic` names a thing of the worked example's topic (its bees, band or pub) that no
+ * line of the chat said: SmolLM2-135M summed up a Willow Bend chat as "Tobias' bees and
+ * Agnes's proposal", the example's "Rosa's bees and …" with the residents put in; Tobias
+ * keeps no bees and neither of them spoke of any.
+ */
+function namesExampleThing(topic: string, lines: readonly string[]): boolean {
+  const stem = (w: string) => w.replace(/'s?$/, '').replace(/s$/, '');
+  const said = new Set(lines.flatMap(wordsOf).map(stem));
+  const things = new Set(EXAMPLE_CHAT_TOPIC.things.map(stem));
+  return wordsOf(topic).some((w) => things.has(stem(w)) && !said.has(stem(w)));
 }
 
 /** True when most of `text`'s word triples (or all its words, when fewer) are in `line`. */
@@ -135,13 +149,13 @@ const DETERMINERS: Record<string, string> = {
   her: 'the',
   their: 'the',
 };
-/** Words that end a noun phrase (verbs, prepositions, conjunctions, adverbs). */
+/** Words that end a noun phrase (verbs, prepositions, conjunctions, adverbs: "the library today"). */
 const PHRASE_END = new Set(
   (
     'is are was were be been am has have had do does did will would can could should may might ' +
     'must not and or but so then than that which who where when while if because as to of in ' +
     'on at by for from with about into over under after before it this there here very too ' +
-    'also just really all'
+    'also just really all today tonight tomorrow yesterday now'
   ).split(' '),
 );
 /** Heads that say nothing of a topic ("a lot", "the day"). */

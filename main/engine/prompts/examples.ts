@@ -431,10 +431,13 @@ export const EXAMPLE_CHAT_TOPIC: {
   names: readonly [string, string];
   transcript: readonly string[];
   topic: string;
+  /** The things of the park chat its topic names: a real chat's topic names them only if said. */
+  things: readonly string[];
 } = {
   names: ['Sam Lee', 'Rosa Diaz'],
   transcript: PARK_CHAT,
   topic: "Rosa's bees and the band playing at the pub",
+  things: ['bees', 'band', 'pub'],
 };
 
 /** The example chat's lines in the order they were said, each as its speaker's turn. */
