@@ -51,6 +51,9 @@ describe('chatTopic', () => {
     'Hello there Agnes',
     'what is the willow?',
     EXAMPLE_CHAT_TOPIC.topic,
+    // The speakers' names alone (SmolLM2's summaries of two Willow Bend chats).
+    'Tobias and Agnes',
+    'Tobias Mensah and Agnes Whitlow',
   ])('%j is not a topic: the thing the chat named most instead', (answer) => {
     expect(chatTopic(answer, WILLOW_CHAT, NAMES)).toBe('the old willow');
   });

@@ -86,7 +86,18 @@ export function chatTopic(
     .replace(/^(?:.*?\b)?discuss(?:ing|ed)?\s+/i, '')
     .trim();
   const theirs = names.length === 2 ? ownedByBoth(topic, names) : topic;
-  return isTopic(theirs, transcript) ? theirs : talkedAbout(transcript, names);
+  return isTopic(theirs, transcript) && !onlyNames(theirs, names)
+    ? theirs
+    : talkedAbout(transcript, names);
+}
+
+/**
+ * Whether `topic` is the speakers' names and nothing else: SmolLM2-135M summed up Willow Bend
+ * chats as "Tobias and Agnes" and "Tobias Mensah and Agnes Whitlow".
+ */
+function onlyNames(topic: string, names: readonly string[]): boolean {
+  const nameWords = new Set(names.flatMap(wordsOf));
+  return wordsOf(topic).every((w) => nameWords.has(w.replace(/'s?$/, '')) || w === 'and');
 }
 
 /** "Ada Lin and Bo Park's plans" → "their plans" (either order, full or first names). */
