@@ -30,6 +30,20 @@ function without(...off: (keyof Guards)[]) {
   return runConditionsSchema.parse({ guards });
 }
 
+/** Ada's day planned with these `plan.hourly` answers in turn: what was asked, and her awake blocks. */
+async function plannedDay(
+  answers: { schedule: { activity: string; hours: number; asleep: boolean }[] }[],
+  conditions?: ReturnType<typeof without>,
+) {
+  const h = await harness({ 'plan.hourly': () => answers.shift()! });
+  const ada = h.agents.ada;
+  await planNewDay(ada, h.mind(0, { conditions }));
+  return {
+    asked: h.model.callsOf('plan.hourly').map((c) => c.messages.at(-1)!.content),
+    awake: ada.schedule.filter((b) => !b.asleep),
+  };
+}
+
 /** {@link scriptedChat}, with who was asked each line. */
 async function chat(
   lines: Record<'ada' | 'bo', string[]>,
@@ -301,12 +315,8 @@ describe('small-model guards', () => {
       answers: { schedule: typeof varied.schedule }[],
       conditions?: ReturnType<typeof without>,
     ) => {
-      const h = await harness({ 'plan.hourly': () => answers.shift()! });
-      const ada = h.agents.ada;
-      await planNewDay(ada, h.mind(0, { conditions }));
-      const asked = h.model.callsOf('plan.hourly').map((c) => c.messages.at(-1)!.content);
-      const awake = new Set(ada.schedule.filter((b) => !b.asleep).map((b) => b.activity));
-      return { asked, awake };
+      const { asked, awake } = await plannedDay(answers, conditions);
+      return { asked, awake: new Set(awake.map((b) => b.activity)) };
     };
     const on = await planned([oneActivity, varied]);
     expect(on.asked).toHaveLength(2);
@@ -349,13 +359,9 @@ describe('small-model guards', () => {
       answers: { schedule: typeof named.schedule }[],
       conditions?: ReturnType<typeof without>,
     ) => {
-      const h = await harness({ 'plan.hourly': () => answers.shift()! });
-      const ada = h.agents.ada;
-      await planNewDay(ada, h.mind(0, { conditions }));
-      const asked = h.model.callsOf('plan.hourly').map((c) => c.messages.at(-1)!.content);
+      const { asked, awake } = await plannedDay(answers, conditions);
       const hours = new Map<string, number>();
-      for (const b of ada.schedule.filter((b) => !b.asleep))
-        hours.set(b.activity, (hours.get(b.activity) ?? 0) + b.minutes / 60);
+      for (const b of awake) hours.set(b.activity, (hours.get(b.activity) ?? 0) + b.minutes / 60);
       return { asked, hours };
     };
     const varied = {
