@@ -9,8 +9,8 @@
  *
  * Not listed: repairs that only make an answer usable without changing what it says (a phrase
  * cut at the word limit instead of mid-word, an object state written as an activity read as
- * "in use", a JSON grammar, plan items that are not activities dropped ("10:00", "Agnes Whitlow")): with
- * them off a run would fail, not become more exact.
+ * "in use", a JSON grammar, plan items that are not activities dropped ("10:00", "Agnes
+ * Whitlow")): with them off a run would fail, not become more exact.
  */
 import { z } from 'zod';
 
