@@ -116,6 +116,7 @@ export function activitiesOnly(schedule: readonly HourlyBlock[]): HourlyBlock[] 
   }
   return owed > 0 || !out.some((b) => !b.asleep) ? [...schedule] : out;
 }
+
 /** Awake blocks written word for word as a worked example's (prompts/planHourly.ts). */
 function copiedBlocks(schedule: readonly HourlyBlock[]): number {
   return schedule.filter((b) => !b.asleep && isExampleActivity(b.activity)).length;
