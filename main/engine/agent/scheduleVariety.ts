@@ -102,7 +102,7 @@ export async function askSchedule(
  * The schedule with each awake block that is not an activity joined to the awake activity
  * before it, or (with none before) to the one after; as written when it has no activity.
  */
-export function activitiesOnly(schedule: readonly HourlyBlock[]): HourlyBlock[] {
+function activitiesOnly(schedule: readonly HourlyBlock[]): HourlyBlock[] {
   const out: HourlyBlock[] = [];
   let owed = 0;
   for (const block of schedule) {

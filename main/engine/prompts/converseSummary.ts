@@ -3,8 +3,9 @@
  * current action and chat memory (reverie `generate_convo_summary`, "conversing about …").
  *
  * A small model often answers with a line of the chat ("I am sorry to hear that."), the worked
- * example's topic (or its things: "Tobias' bees and …"), or clock times; such an answer is not a topic, and {@link chatTopic} puts in
- * its place the thing the chat talked about most ("the old willow"), or nothing.
+ * example's topic (or its things: "Tobias' bees and …"), the speakers' names or clock times;
+ * such an answer is not a topic, and {@link chatTopic} puts in its place the thing the chat
+ * talked about most ("the old willow"), or nothing.
  */
 import { recent } from './budget';
 import { EXAMPLE_CHAT_TOPIC } from './examples';
@@ -86,19 +87,11 @@ export function chatTopic(
     .replace(/^(?:.*?\b)?discuss(?:ing|ed)?\s+/i, '')
     .trim();
   const theirs = names.length === 2 ? ownedByBoth(topic, names) : topic;
-  return isTopic(theirs, transcript) && !onlyNames(theirs, names)
-    ? theirs
-    : talkedAbout(transcript, names);
+  return isTopic(theirs, transcript, names) ? theirs : talkedAbout(transcript, names);
 }
 
-/**
- * Whether `topic` is the speakers' names and nothing else: SmolLM2-135M summed up Willow Bend
- * chats as "Tobias and Agnes" and "Tobias Mensah and Agnes Whitlow".
- */
-function onlyNames(topic: string, names: readonly string[]): boolean {
-  const nameWords = new Set(names.flatMap(wordsOf));
-  return wordsOf(topic).every((w) => nameWords.has(w.replace(/'s?$/, '')) || w === 'and');
-}
+/** A word without its possessive ending: "tobias'" and "tobias's" → "tobias". */
+const unpossessed = (word: string) => word.replace(/'s?$/, '');
 
 /** "Ada Lin and Bo Park's plans" → "their plans" (either order, full or first names). */
 function ownedByBoth(topic: string, names: readonly string[]): string {
@@ -111,13 +104,22 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function isTopic(topic: string, transcript: readonly string[]): boolean {
+function isTopic(topic: string, transcript: readonly string[], names: readonly string[]): boolean {
   if (!/\p{L}{2}/u.test(topic) || /[^\p{L}\p{N}\s'’,&-]/u.test(topic)) return false;
   const words = topic.toLowerCase().replace(/’/g, "'").split(/\s+/);
   if (words.some((w) => SPOKEN.has(w)) || INTERJECTIONS.has(words[0])) return false;
   const lines = transcript.map((l) => l.slice(l.indexOf(':') + 1));
-  if (namesExampleThing(topic, lines)) return false;
+  if (onlyNames(topic, names) || namesExampleThing(topic, lines)) return false;
   return ![...lines, EXAMPLE_CHAT_TOPIC.topic].some((line) => echoes(topic, line));
+}
+
+/**
+ * Whether `topic` is the speakers' names and nothing else: SmolLM2-135M summed up Willow Bend
+ * chats as "Tobias and Agnes" and "Tobias Mensah and Agnes Whitlow".
+ */
+function onlyNames(topic: string, names: readonly string[]): boolean {
+  const nameWords = new Set(names.flatMap(wordsOf));
+  return wordsOf(topic).every((w) => nameWords.has(unpossessed(w)) || w === 'and');
 }
 
 /**
@@ -127,7 +129,7 @@ function isTopic(topic: string, transcript: readonly string[]): boolean {
  * keeps no bees and neither of them spoke of any.
  */
 function namesExampleThing(topic: string, lines: readonly string[]): boolean {
-  const stem = (w: string) => w.replace(/'s?$/, '').replace(/s$/, '');
+  const stem = (w: string) => unpossessed(w).replace(/s$/, '');
   const said = new Set(lines.flatMap(wordsOf).map(stem));
   const things = new Set(EXAMPLE_CHAT_TOPIC.things.map(stem));
   return wordsOf(topic).some((w) => things.has(stem(w)) && !said.has(stem(w)));
