@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { withoutDate } from '../prompts/dailyRevise';
 import { harness } from '../testing/harness';
 import { readsAsNote, readsAsStatus } from './dayRevision';
+import { remember } from './mind';
 import { planNewDay } from './plan';
 
 describe('the new day’s status check', () => {
@@ -124,5 +125,33 @@ describe('the new day’s revision, checked', () => {
       before.currently,
       before.dailyPlanRequirement,
     ]);
+  });
+});
+
+describe('what the new day’s revision reads', () => {
+  it('yesterday’s memories by their time, each wording once', async () => {
+    let prompt = '';
+    const h = await harness({
+      'daily.revise': (request) => {
+        prompt = String(request.messages.at(-1)?.content);
+        return { currently: 'Ada Lin is baking for the spring fair.', needs: 'the fair at 3 pm' };
+      },
+    });
+    const ada = h.agents.ada;
+    await planNewDay(ada, h.mind());
+    for (const minute of [600, 660, 720]) {
+      await remember(h.mind(h.clock.gameSecondsOf(0, minute)), ada, [
+        { kind: 'observation', description: 'Ada Lin is baking bread', importance: 5 },
+      ]);
+    }
+    await planNewDay(ada, h.mind(h.clock.gameSecondsOf(1, 0)));
+    const yesterday = h.clock.dateLabel(0);
+    expect(prompt).toContain(`What you remember of ${yesterday} and before:`);
+    const lines = prompt.split('\n').filter((l) => l.startsWith('- '));
+    expect(lines.filter((l) => l.endsWith(': Ada Lin is baking bread'))).toHaveLength(1);
+    // A statement of the day the heading names carries its time alone, not the date again.
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.every((l) => /^- \d\d:\d\d: /.test(l))).toBe(true);
+    expect(prompt).not.toContain(`${yesterday}, `);
   });
 });

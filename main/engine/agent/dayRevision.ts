@@ -88,7 +88,7 @@ export async function reviseForNewDay(
     dailyRevisePrompt(agent.identity, {
       date,
       yesterday,
-      statements: await revisionStatements(agent, mind, date),
+      statements: await revisionStatements(agent, mind, date, yesterday),
     }),
   );
   const check = conditionsOf(mind).guards.statusCheck;

@@ -4,6 +4,7 @@
  * statements the new-day revision reads, and — with mind wandering on (AGA) — a thought that
  * comes to mind.
  */
+import { clockLabel } from '../sim/Clock';
 import { costLayerOf } from './ablation';
 import type { Agent } from './Agent';
 import { recallOnFocalPoints } from './focalPoints';
@@ -44,20 +45,47 @@ export function recentThoughts(agent: Agent, mind: Mind): string[] {
 /**
  * What the new-day revision reads (reverie `revise_identity`): the memories retrieved on the
  * focal points "<name>'s plan for <date>." and "Important recent events for <name>'s life.",
- * {@link REVISION_MEMORIES_PER_FOCAL} each, as dated statements, best of each first; a memory
- * both find is listed once.
+ * {@link REVISION_MEMORIES_PER_FOCAL} each, best of each first, as {@link revisionLines}.
  */
 export async function revisionStatements(
   agent: Agent,
   mind: Mind,
   date: string,
+  yesterday: string,
 ): Promise<string[]> {
   const focal = [
     `${agent.name}'s plan for ${date}.`,
     `Important recent events for ${agent.name}'s life.`,
   ];
   const found = await recallOnFocalPoints(mind, agent, focal, REVISION_MEMORIES_PER_FOCAL);
-  return found.map((m) => datedStatement(mind, m));
+  return revisionLines(found, mind.clock, yesterday);
+}
+
+/**
+ * Memories as the revision's statements, in their order: each wording once, at its first place,
+ * and dated — "17:08: <description>" for a memory of `yesterday` (the day the prompt's heading
+ * names: "What you remember of <yesterday> and before"), the whole date for any other day. A
+ * resident busy at one thing is stored doing it again and again ("Agnes Whitlow is writing a
+ * book about the mill" three times in one recorded revision), and "Monday April 15, 2024, " is
+ * ten tokens: a recorded SmolLM2 revision listed 33 statements in 1,400 tokens.
+ */
+export function revisionLines(
+  memories: readonly Pick<MemoryNode, 'createdAt' | 'description'>[],
+  clock: Pick<Mind['clock'], 'dateLabel' | 'label' | 'minuteOfDay'>,
+  yesterday: string,
+): string[] {
+  const seen = new Set<string>();
+  const lines: string[] = [];
+  for (const m of memories) {
+    if (seen.has(m.description)) continue;
+    seen.add(m.description);
+    const when =
+      clock.dateLabel(m.createdAt) === yesterday
+        ? clockLabel(clock.minuteOfDay(m.createdAt))
+        : clock.label(m.createdAt);
+    lines.push(`${when}: ${m.description}`);
+  }
+  return lines;
 }
 
 /**

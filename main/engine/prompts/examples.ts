@@ -44,8 +44,9 @@ export interface ExampleResident {
   };
   interview: { now: string; memories: readonly string[]; question: string; answer: string };
   /**
-   * daily.revise: the next morning, yesterday's dated statements read into a new "currently"
-   * line and what today's plan must take in, each a plain sentence about the resident.
+   * daily.revise: the next morning, yesterday's statements (timed as agent/planMemory.ts
+   * `revisionLines` writes them) read into a new "currently" line and what today's plan must
+   * take in, each a plain sentence about the resident.
    */
   revision: {
     date: string;
@@ -177,10 +178,10 @@ const SAM: ExampleResident = {
   revision: {
     date: 'Wednesday March 5, 2025',
     statements: [
-      'Tuesday March 4, 2025, 08:00: Sam Lee is caring for patients on the ward',
-      'Tuesday March 4, 2025, 13:20: Dr Patel asked Sam Lee to cover the night shift on Friday',
-      'Tuesday March 4, 2025, 19:30: Sam Lee is practising the new song on the guitar',
-      'Tuesday March 4, 2025, 21:10: Sam Lee thinks the new song is nearly ready for Saturday',
+      '08:00: Sam Lee is caring for patients on the ward',
+      '13:20: Dr Patel asked Sam Lee to cover the night shift on Friday',
+      '19:30: Sam Lee is practising the new song on the guitar',
+      '21:10: Sam Lee thinks the new song is nearly ready for Saturday',
     ],
     currently:
       'Sam Lee is nearly ready to play the new song at the pub on Saturday and will cover ' +
@@ -266,10 +267,10 @@ const ROSA: ExampleResident = {
   revision: {
     date: 'Sunday June 8, 2025',
     statements: [
-      'Saturday June 7, 2025, 08:30: Rosa Diaz is checking the beehives in the garden',
-      'Saturday June 7, 2025, 11:00: the second hive has very little honey',
-      'Saturday June 7, 2025, 14:10: Sam Lee invited Rosa Diaz to hear the band at the pub tonight',
-      'Saturday June 7, 2025, 21:00: Rosa Diaz promised the band a jar of honey',
+      '08:30: Rosa Diaz is checking the beehives in the garden',
+      '11:00: the second hive has very little honey',
+      '14:10: Sam Lee invited Rosa Diaz to hear the band at the pub tonight',
+      '21:00: Rosa Diaz promised the band a jar of honey',
     ],
     currently:
       'Rosa Diaz is worried about her second hive and is glad she heard the band at the pub.',
