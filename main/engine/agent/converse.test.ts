@@ -108,7 +108,7 @@ describe('reacting and conversing', () => {
     // It is shown the block's tasks as planned and what is done, the chat last (reverie
     // generate_new_decomp_schedule), so it plans the rest rather than the block anew.
     expect(replans[0].messages.at(-1)?.content).toContain(
-      'planned before: 10:00 prepare the counter, 10:15 serve customers',
+      'planned before: 10:00 prepare the counter, 10:20 serve customers',
     );
     expect(replans[0].messages.at(-1)?.content).toContain(
       'done so far: 10:00 conversing with Bo Park',
@@ -292,9 +292,9 @@ describe('reacting and conversing', () => {
     expect(ada.tasks[0]).toEqual({
       task: 'waiting for Bo Park to finish',
       startMinute: 600,
-      minutes: 15,
+      minutes: 20,
     });
-    expect(ada.tasks[1].startMinute).toBe(615);
+    expect(ada.tasks[1].startMinute).toBe(620);
     expect(ada.tasks.at(-1)!.startMinute + ada.tasks.at(-1)!.minutes).toBe(660);
   });
 });

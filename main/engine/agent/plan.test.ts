@@ -51,10 +51,11 @@ describe('planning', () => {
     const [decompose, act] = h.model.calls.slice(3);
     expect(decompose.fn).toBe('plan.decompose');
     expect(ada.tasks.map((t) => [t.task, t.startMinute, t.minutes])).toEqual([
-      ['prepare the counter', 600, 15],
-      ['serve customers', 615, 15],
-      ['wash cups', 630, 15],
-      ['tidy the tables', 645, 15],
+      // An hour holds three tasks at most (prompts/planDecompose.ts maxTasksFor): the model's
+      // three quarter-hours are stretched to fill it.
+      ['prepare the counter', 600, 20],
+      ['serve customers', 620, 20],
+      ['wash cups', 640, 20],
     ]);
     expect(enumOf(act, 'location')).toEqual(knownLocations(ada, h.mind()));
     // Ada stands in the kitchen, so the kitchen's places come first.
@@ -64,10 +65,10 @@ describe('planning', () => {
       address: 'Town:cafe:kitchen:stove',
       objectAddress: 'Town:cafe:kitchen:stove',
       objectState: 'in use',
-      endsAt: 15 * 60,
+      endsAt: 20 * 60,
     });
     ada.action = action;
-    expect(await nextAction(ada, h.mind(14 * 60))).toBeNull();
+    expect(await nextAction(ada, h.mind(19 * 60))).toBeNull();
   });
 
   it('decomposes a whole schedule block once, for its whole length (reverie generate_task_decomp)', async () => {
@@ -189,11 +190,12 @@ describe('the new day (reverie revise_identity)', () => {
     const question = revise.messages.at(-1)!.content;
     expect(question).toContain('What you remember of Monday February 13, 2023 and before:');
     expect(question).toContain('Today is Tuesday February 14, 2023.');
-    // The statements are dated, the announcement among them, so "tomorrow" is Tuesday.
-    expect(question).toContain(`- Monday February 13, 2023, 15:00: ${announcement}\n`);
+    // The statements are timed under the heading's date, the announcement among them, so
+    // "tomorrow" is Tuesday.
+    expect(question).toContain(`- 15:00: ${announcement}\n`);
     const statements = question
       .split('\n')
-      .filter((l) => /^- \w+day \w+ \d+, \d{4}, \d\d:\d\d: /.test(l));
+      .filter((l) => /^- (?:\w+day \w+ \d+, \d{4}, )?\d\d:\d\d: /.test(l));
     // Two focal points, 30 memories each (reverie's ~60), every one of them a statement.
     const focal = [
       "Ada Lin's plan for Tuesday February 14, 2023.",
@@ -203,7 +205,8 @@ describe('the new day (reverie revise_identity)', () => {
     expect(found.map((r) => [r.query, r.results.length]).sort()).toEqual(
       focal.map((q) => [q, 30]).sort(),
     );
-    const union = new Set(found.flatMap((r) => r.results.map((m) => m.id)));
+    // Each wording once.
+    const union = new Set(found.flatMap((r) => r.results.map((m) => m.description)));
     expect(statements).toHaveLength(union.size);
     // Monday's day plan stays (reverie keeps `daily_req`); the revision becomes Ada's status and
     // needs, which the schedule is asked with, beside her dated thoughts, on the right day.

@@ -11,7 +11,7 @@ import { buildSpec, type PromptSpec } from './PromptSpec';
 
 /**
  * Task lengths offered, in game minutes: 5-minute increments as reverie asks, up to an hour so
- * a few tasks can fill a four-hour block (the list holds at most 12).
+ * a few tasks can fill a four-hour block.
  */
 export const TASK_MINUTES = [5, 10, 15, 20, 30, 45, 60] as const;
 
@@ -19,13 +19,17 @@ export const TASK_MINUTES = [5, 10, 15, 20, 30, 45, 60] as const;
 export const SHORTEST_TASK_MINUTES = TASK_MINUTES[0];
 
 /**
- * Most tasks a block of `minutes` is broken into: one per ten minutes, 2 to 12. Unbounded,
- * SmolLM2-135M wrote twelve tasks for a 29-minute block and ten for a 40-minute one; tasks past
- * the block's end are cut (agent/schedule.ts), so their tokens were generated for nothing
- * (19% of a recorded day's decomposition tokens).
+ * Most tasks a block of `minutes` is broken into: one per twenty minutes, 2 to 8 (the worked
+ * examples' tasks are 35 minutes long on average). Every task started costs an `action` call,
+ * the largest share of a day's model time, and SmolLM2-135M fills a long list by looping: of
+ * 115 recorded Willow Bend decompositions at one per ten minutes (2 to 12), the longest read
+ * "buy the last pie", "buy the last cookie", … "buy the last thing you'll ever eat" and
+ * "write a letter to the town's founding fathers" eleven times over. Unbounded, it wrote twelve
+ * tasks for a 29-minute block; tasks past the block's end are cut (agent/schedule.ts) and fewer
+ * are stretched to fill it.
  */
 export function maxTasksFor(minutes: number): number {
-  return Math.max(2, Math.min(12, Math.ceil(minutes / 10)));
+  return Math.max(2, Math.min(8, Math.ceil(minutes / 20)));
 }
 
 /** Longest task, in words. */

@@ -117,7 +117,7 @@ describe('resume checks everything before it writes anything', () => {
   });
 
   it('names the file, step and field of damaged inputs', async () => {
-    const dir = await crashed(18, 10);
+    const dir = await crashed(30, 10);
     const snap = path.join(dir, 'snapshots/000010');
     const log = logFile(dir);
     const restore = (file: string) => {
@@ -190,7 +190,7 @@ describe('resume checks everything before it writes anything', () => {
     expect(refused(dir).field).toBe('step');
     const call = text
       .split('\n')
-      .findIndex((l) => /^\{"type":"llm","step":1[5-7],.*"seq":/.test(l));
+      .findIndex((l) => /^\{"type":"llm","step":(1[1-9]|2\d),.*"seq":/.test(l));
     const broken = text.split('\n');
     broken[call] = broken[call].replace(/"seq":\d+/, '"seq":"x"');
     writeFileSync(log, broken.join('\n'));
