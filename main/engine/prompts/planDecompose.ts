@@ -23,8 +23,8 @@ export const SHORTEST_TASK_MINUTES = TASK_MINUTES[0];
  * examples' tasks are 35 minutes long on average). Every task started costs an `action` call,
  * the largest share of a day's model time, and SmolLM2-135M fills a long list by looping: of
  * 115 recorded Willow Bend decompositions at one per ten minutes (2 to 12), the longest read
- * "buy the last pie", "buy the last cookie", … "buy the last thing you'll ever eat" and
- * "write a letter to the town's founding fathers" eleven times over. Unbounded, it wrote twelve
+ * "buy the last pie", "buy the last cookie", … "buy the last thing you'll ever eat", and
+ * "write a letter to …" twelve times over. Unbounded, it wrote twelve
  * tasks for a 29-minute block; tasks past the block's end are cut (agent/schedule.ts) and fewer
  * are stretched to fill it.
  */
