@@ -119,6 +119,21 @@ export interface MemoryStreamSnapshot {
 const INITIAL_CAPACITY_ROWS = 256;
 
 /**
+ * `memories` with each wording once, at its first place. The same words stored again (a
+ * resident seen "reading the novel in the library" after each break) say nothing new to a
+ * prompt that lists them: they were a third of the statements in a busy day's reflection
+ * prompts, and three of a recorded new-day revision's (agent/planMemory.ts).
+ */
+export function onceEach<M extends Pick<MemoryNode, 'description'>>(memories: readonly M[]): M[] {
+  const seen = new Set<string>();
+  return memories.filter((m) => {
+    if (seen.has(m.description)) return false;
+    seen.add(m.description);
+    return true;
+  });
+}
+
+/**
  * An agent's memories, append-only. Ids, rows and order are assigned on insert, so two runs that
  * add the same memories get the same stream.
  * @example

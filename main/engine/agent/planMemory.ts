@@ -4,11 +4,11 @@
  * statements the new-day revision reads, and — with mind wandering on (AGA) — a thought that
  * comes to mind.
  */
-import { clockLabel } from '../sim/Clock';
+import { clockLabel, type Clock } from '../sim/Clock';
 import { costLayerOf } from './ablation';
 import type { Agent } from './Agent';
 import { recallOnFocalPoints } from './focalPoints';
-import type { MemoryNode } from './memory';
+import { onceEach, type MemoryNode } from './memory';
 import type { Mind } from './mind';
 import { wanderingThought } from './mindWandering';
 
@@ -62,30 +62,25 @@ export async function revisionStatements(
 }
 
 /**
- * Memories as the revision's statements, in their order: each wording once, at its first place,
- * and dated — "17:08: <description>" for a memory of `yesterday` (the day the prompt's heading
- * names: "What you remember of <yesterday> and before"), the whole date for any other day. A
- * resident busy at one thing is stored doing it again and again ("Agnes Whitlow is writing a
- * book about the mill" three times in one recorded revision), and "Monday April 15, 2024, " is
- * ten tokens: a recorded SmolLM2 revision listed 33 statements in 1,400 tokens.
+ * Memories as the revision's statements, in their order, each wording once ({@link onceEach}:
+ * a resident busy at one thing is stored doing it again and again, "Agnes Whitlow is writing a
+ * book about the mill" three times in one recorded revision), and dated: "17:08: <description>"
+ * for a memory of `yesterday` (the day the prompt's heading names: "What you remember of
+ * <yesterday> and before"), the whole date for any other day ("Monday April 15, 2024, " is ten
+ * tokens: a recorded SmolLM2 revision listed 33 statements in 1,400 tokens).
  */
-export function revisionLines(
+function revisionLines(
   memories: readonly Pick<MemoryNode, 'createdAt' | 'description'>[],
-  clock: Pick<Mind['clock'], 'dateLabel' | 'label' | 'minuteOfDay'>,
+  clock: Clock,
   yesterday: string,
 ): string[] {
-  const seen = new Set<string>();
-  const lines: string[] = [];
-  for (const m of memories) {
-    if (seen.has(m.description)) continue;
-    seen.add(m.description);
+  return onceEach(memories).map((m) => {
     const when =
       clock.dateLabel(m.createdAt) === yesterday
         ? clockLabel(clock.minuteOfDay(m.createdAt))
         : clock.label(m.createdAt);
-    lines.push(`${when}: ${m.description}`);
-  }
-  return lines;
+    return `${when}: ${m.description}`;
+  });
 }
 
 /**

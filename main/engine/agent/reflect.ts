@@ -14,7 +14,7 @@ import { copiesExampleInsight, reflectInsightsPrompt } from '../prompts/reflectI
 import { copiesExampleQuestion, reflectQuestionsPrompt } from '../prompts/reflectQuestions';
 import { conditionsOf, reflects } from './ablation';
 import type { Agent } from './Agent';
-import type { MemoryNode } from './memory';
+import { onceEach, type MemoryNode } from './memory';
 import { recallOnFocalPoints } from './focalPoints';
 import { ask, isIdleMemory, remember, type Mind } from './mind';
 import { restates } from './restatement';
@@ -129,20 +129,6 @@ export function newInsights<T extends { insight: string }>(
     if (!said.some((s) => restates(candidate.insight, s))) kept.push(candidate);
   }
   return kept;
-}
-
-/**
- * `memories` with each wording once, at its first place. The same words stored again (a
- * resident seen "reading the novel in the library" after each break) say nothing new to
- * reflect on, and were a third of the statements in a busy day's reflection prompts.
- */
-function onceEach(memories: readonly MemoryNode[]): MemoryNode[] {
-  const seen = new Set<string>();
-  return memories.filter((m) => {
-    if (seen.has(m.description)) return false;
-    seen.add(m.description);
-    return true;
-  });
 }
 
 /** The memory-stream row of the agent's newest insight, or -1 before its first reflection. */
