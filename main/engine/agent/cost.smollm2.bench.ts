@@ -11,7 +11,8 @@
  *     with the cost layer on (its learned policies) and once off;
  *   - ratio = on ÷ off of prompt + completion tokens over day 2, with calls, a per-function
  *     breakdown, embedding calls (counted apart: they are not language-model tokens) and the
- *     cost layer's decisions (policy hits and misses, cached actions, wanderings). Day 2's
+ *     cost layer's decisions (policy hits and misses, cached actions, wanderings), and the same
+ *     ratio without talk with the chats each day held (see `TALK`). Day 2's
  *     lifestyle reuse is split by where the policy came from: a routine learned on day 1, or a
  *     decomposition made earlier on day 2 for a block that came round again.
  * A 135M model's day depends on which schedule it happens to sample (one seed's day made twice
@@ -136,6 +137,35 @@ function reuseOnDay2(
   return { decompositions, fromDay1, sameDay: hits.length - fromDay1 };
 }
 
+/**
+ * Talk: deciding to talk (`react`), the lines and their aftermath (`converse.*`) and the social
+ * memory (`social.*`). Whether residents meet changes a 135M model's day more than anything the
+ * cost layer saves: on session 32's three seeds the layer-on days held 20 chats to the off days'
+ * 10, because reused place choices kept residents at the college, and one chat cost as much as
+ * about 25 action calls. So the line also prints on ÷ off without talk and the chats each day
+ * held (one `converse.summary` call per chat), beside the whole ratio the goal is set on.
+ */
+const TALK = /^(?:converse\.|social\.|react$)/;
+
+/** Day-2 tokens outside talk ({@link TALK}) and chats held, cost layer on and off. */
+function apartFromTalk(
+  perFunction: Record<
+    string,
+    { onTokens: number; offTokens: number; onCalls: number; offCalls: number }
+  >,
+) {
+  const rows = Object.entries(perFunction);
+  const outside = (side: 'onTokens' | 'offTokens') =>
+    rows.filter(([fn]) => !TALK.test(fn)).reduce((n, [, row]) => n + row[side], 0);
+  const chats = perFunction['converse.summary'];
+  return {
+    tokensWithoutTalkOn: outside('onTokens'),
+    tokensWithoutTalkOff: outside('offTokens'),
+    chatsOn: chats?.onCalls ?? 0,
+    chatsOff: chats?.offCalls ?? 0,
+  };
+}
+
 /** One seed's result: its own bench line's fields. */
 interface SeedResult {
   seed: number;
@@ -147,6 +177,7 @@ interface SeedResult {
   callsPerAgentDayOn: number;
   callsPerAgentDayOff: number;
   day2Reuse: ReturnType<typeof reuseOnDay2>;
+  talk: ReturnType<typeof apartFromTalk>;
   [detail: string]: unknown;
 }
 
@@ -254,6 +285,7 @@ async function runSeed(models: RealTestModels, seed: number): Promise<SeedResult
       callsPerAgentDayOn: Math.round(on.ledger.totals.calls / agents),
       callsPerAgentDayOff: Math.round(off.ledger.totals.calls / agents),
       day2Reuse: reuseOnDay2(day1.events, on.events),
+      talk: apartFromTalk(perFunction),
       perFunction,
       embeddingCallsOn: on.embeddings.calls,
       embeddingCallsOff: off.embeddings.calls,
@@ -354,6 +386,15 @@ if (models) {
       ratio: sum((r) => r.tokensOn) / sum((r) => r.tokensOff),
       ratioBySeed: Object.fromEntries(results.map((r) => [r.seed, Number(r.ratio.toFixed(3))])),
       ratioSpread: [Math.min(...ratios), Math.max(...ratios)].map((x) => Number(x.toFixed(3))),
+      // The same ratio over everything but talk, and the chats each seed's days held.
+      ratioWithoutTalk: Number(
+        (sum((r) => r.talk.tokensWithoutTalkOn) / sum((r) => r.talk.tokensWithoutTalkOff)).toFixed(
+          3,
+        ),
+      ),
+      chatsBySeed: Object.fromEntries(
+        results.map((r) => [r.seed, { on: r.talk.chatsOn, off: r.talk.chatsOff }]),
+      ),
       tokensPerAgentDayOnBySeed: Object.fromEntries(
         results.map((r) => [r.seed, r.tokensPerAgentDayOn]),
       ),
