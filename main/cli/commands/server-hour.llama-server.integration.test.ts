@@ -9,8 +9,8 @@
  * day may be one activity throughout, and the town's must be varied (see MIN_DISTINCT). What is
  * judged is the schedule each resident was given (the run's last snapshot), not the model's last
  * answer: the varied-schedule guard (agent/scheduleVariety.ts) asks a schedule with blocks that
- * are not activities again and keeps the first when the second is worse, and CI once failed on
- * a second answer ("Bake and bake" eight times) that the guard had refused.
+ * are not activities again and keeps the first when the second is worse. CI once failed on a
+ * last answer of "Bake and bake" eight times, and its log could not say which answer was kept.
  *
  * Skips loudly without the models or the server (`npm run models:test`).
  */
