@@ -141,7 +141,7 @@ function reuseOnDay2(
  * Talk: deciding to talk (`react`), the lines and their aftermath (`converse.*`) and the social
  * memory (`social.*`). Whether residents meet changes a 135M model's day more than anything the
  * cost layer saves: on session 32's three seeds the layer-on days held 20 chats to the off days'
- * 10, because reused place choices kept residents at the college, and one chat cost as much as
+ * 10 (reused place choices kept residents at the college more), and one chat cost the tokens of
  * about 25 action calls. So the line also prints on ÷ off without talk and the chats each day
  * held (one `converse.summary` call per chat), beside the whole ratio the goal is set on.
  */
