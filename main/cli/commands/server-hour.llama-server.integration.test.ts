@@ -66,10 +66,9 @@ function hourlyAnswers(events: LogEvent[]): Map<string, string[][]> {
       // As the model writes it: each block [activity, hours, asleep] (prompts/planHourly.ts).
       const answer = JSON.parse(output?.text ?? '') as { schedule?: [string, number, boolean][] };
       if (answer.schedule) {
-        answers.set(e.agentId, [
-          ...(answers.get(e.agentId) ?? []),
-          answer.schedule.map(([activity]) => activity),
-        ]);
+        const asked = answers.get(e.agentId) ?? [];
+        asked.push(answer.schedule.map(([activity]) => activity));
+        answers.set(e.agentId, asked);
       }
     } catch {
       // An unparsable answer was asked again; the retry's answer is in the log too.

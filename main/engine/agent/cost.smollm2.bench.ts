@@ -147,13 +147,16 @@ function reuseOnDay2(
  */
 const TALK = /^(?:converse\.|social\.|react$)/;
 
+/** One function's day-2 tokens and calls, cost layer on and off. */
+interface FunctionRow {
+  onTokens: number;
+  offTokens: number;
+  onCalls: number;
+  offCalls: number;
+}
+
 /** Day-2 tokens outside talk ({@link TALK}) and chats held, cost layer on and off. */
-function apartFromTalk(
-  perFunction: Record<
-    string,
-    { onTokens: number; offTokens: number; onCalls: number; offCalls: number }
-  >,
-) {
+function apartFromTalk(perFunction: Record<string, FunctionRow>) {
   const rows = Object.entries(perFunction);
   const outside = (side: 'onTokens' | 'offTokens') =>
     rows.filter(([fn]) => !TALK.test(fn)).reduce((n, [, row]) => n + row[side], 0);
@@ -263,7 +266,7 @@ async function runSeed(models: RealTestModels, seed: number): Promise<SeedResult
     const perAgentDay = (d: Day) => Math.round(tokens(d.ledger.totals) / agents);
     const onFns = on.ledger.byFunction();
     const offFns = off.ledger.byFunction();
-    const perFunction = Object.fromEntries(
+    const perFunction: Record<string, FunctionRow> = Object.fromEntries(
       [...new Set([...Object.keys(onFns), ...Object.keys(offFns)])].sort().map((fn) => [
         fn,
         {
