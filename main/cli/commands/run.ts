@@ -59,7 +59,10 @@ Conditions of a new run (stored in run.json; resume and replay keep the run's ow
 keeps its parent's except those given):
 --cost-layer on|off|<parts>  the Affordable Generative Agents cost layer; parts: lifestyle,
                              social, wandering, comma-separated (default: scenario settings)
---policy-similarity X        cosine at which a stored plan is reused (0.5–1, default 0.97)
+--policy-similarity X        cosine at which a stored plan is reused (0.5–1; default: the
+                             value calibrated for the embedder on the repo's labelled
+                             pairs, 0.863 for the test models' all-MiniLM-L6-v2; AGA's
+                             0.97 was set for OpenAI's ada-002)
 --ablation <name>            full (default), no-reflection, no-reflection-planning,
                              no-observation-reflection-planning: Park et al. §6 — the agents
                              live with the whole architecture and interviews may draw only on

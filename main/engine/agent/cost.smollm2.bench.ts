@@ -12,7 +12,8 @@
  *   - ratio = on ÷ off of prompt + completion tokens over day 2, with calls, a per-function
  *     breakdown, embedding calls (counted apart: they are not language-model tokens) and the
  *     cost layer's decisions (policy hits and misses, cached actions, wanderings), and the same
- *     ratio without talk with the chats each day held (see `TALK`). Day 2's
+ *     ratio without talk with the chats each day held (see `TALK`), and the tokens of the
+ *     worked examples among them (see `workedExampleTokens`). Day 2's
  *     lifestyle reuse is split by where the policy came from: a routine learned on day 1, or a
  *     decomposition made earlier on day 2 for a block that came round again.
  * A 135M model's day depends on which schedule it happens to sample (one seed's day made twice
@@ -47,7 +48,7 @@ import { CostLedger, withLedger, type CostRow } from '../../models/ledger';
 import { freeCores } from '../../models/llama/threads';
 import { realTestModels, type RealTestModels } from '../../models/testing/test-models';
 import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
-import type { Embedder, LanguageModel } from '../../models/types';
+import type { ChatMessage, Embedder, LanguageModel, ModelTokenizer } from '../../models/types';
 import { readScenarioFolder } from '../../packs/index';
 import { EventLog } from '../sim/EventLog';
 import { LOG_FILE } from '../sim/runFiles';
@@ -78,6 +79,8 @@ function countingEmbedder(inner: Embedder) {
 
 interface Day {
   ledger: CostLedger;
+  /** Of the ledger's prompt tokens, those of worked examples ({@link workedExampleTokens}). */
+  workedExampleTokens: number;
   embeddings: { calls: number; texts: number };
   /** The cost layer's decisions (`cost` events) in the run's log. */
   events: Record<string, unknown>[];
@@ -108,9 +111,26 @@ async function runDay(
   return (performance.now() - started) / 1000;
 }
 
-/** The cost layer's decisions in a run's log (`cost` events: policy hits and misses, …). */
-function costEventsIn(runDir: string): Record<string, unknown>[] {
-  return EventLog.read(path.join(runDir, LOG_FILE)).events.filter((e) => e.type === 'cost');
+/**
+ * Tokens of the worked examples in a run's model calls: the example residents' questions and
+ * answers between the system text and the question (prompts/examples.ts, the `workedExamples`
+ * guard), counted from the messages the log keeps, with the model's own tokenizer and its chat
+ * template. They are the same in every call of a kind, for every resident, so the KV cache can
+ * serve them and they cost little model time here; a server billing tokens counts them all.
+ */
+function workedExampleTokens(
+  events: readonly Record<string, unknown>[],
+  tokenizer: ModelTokenizer,
+): number {
+  let tokens = 0;
+  for (const e of events) {
+    const messages = e.type === 'llm' ? (e.messages as ChatMessage[] | undefined) : undefined;
+    // system, then example question and answer pairs, then the question.
+    if (!messages || messages.length < 4) continue;
+    const shown = messages.slice(0, -1);
+    tokens += tokenizer.countPrompt(shown) - tokenizer.countPrompt(shown.slice(0, 1));
+  }
+  return tokens;
 }
 
 function countByKind(events: readonly Record<string, unknown>[]): Record<string, number> {
@@ -177,6 +197,8 @@ interface SeedResult {
   tokensOff: number;
   tokensPerAgentDayOn: number;
   tokensPerAgentDayOff: number;
+  workedExamplesPerAgentDayOn: number;
+  workedExamplesPerAgentDayOff: number;
   callsPerAgentDayOn: number;
   callsPerAgentDayOff: number;
   day2Reuse: ReturnType<typeof reuseOnDay2>;
@@ -204,6 +226,8 @@ async function runSeed(models: RealTestModels, seed: number): Promise<SeedResult
   const clock = new Clock(scenario.settings.startTime, scenario.settings.secondsPerStep);
   const day1Steps = clock.gameSecondsOf(1, 0) / scenario.settings.secondsPerStep;
   const llm = await createLlamaLanguageModel({ modelPath: models.llm, threads: 1 });
+  const { tokenizer } = llm;
+  if (!tokenizer) throw new Error(`${models.llm}: the model counts no tokens`);
   const embedderModel = await createTransformersEmbedder({
     modelFolder: models.embedder,
     threads: 1,
@@ -222,9 +246,12 @@ async function runSeed(models: RealTestModels, seed: number): Promise<SeedResult
     const { embedder, counts } = countingEmbedder(embedderModel);
     const sim = await make(withLedger(llm, ledger), embedder);
     const wallSeconds = await runDay(label, sim, steps, ledger);
-    const events = costEventsIn(sim.runDir);
+    const log = EventLog.read(path.join(sim.runDir, LOG_FILE)).events;
+    // The cost layer's decisions: policy hits and misses, cached actions, wanderings.
+    const events = log.filter((e) => e.type === 'cost');
     return {
       ledger,
+      workedExampleTokens: workedExampleTokens(log, tokenizer),
       embeddings: { ...counts },
       events,
       decisions: countByKind(events),
@@ -285,6 +312,8 @@ async function runSeed(models: RealTestModels, seed: number): Promise<SeedResult
       tokensOff: tokens(off.ledger.totals),
       tokensPerAgentDayOn: perAgentDay(on),
       tokensPerAgentDayOff: perAgentDay(off),
+      workedExamplesPerAgentDayOn: Math.round(on.workedExampleTokens / agents),
+      workedExamplesPerAgentDayOff: Math.round(off.workedExampleTokens / agents),
       callsPerAgentDayOn: Math.round(on.ledger.totals.calls / agents),
       callsPerAgentDayOff: Math.round(off.ledger.totals.calls / agents),
       day2Reuse: reuseOnDay2(day1.events, on.events),
@@ -403,6 +432,14 @@ if (models) {
       ),
       tokensPerAgentDayOffBySeed: Object.fromEntries(
         results.map((r) => [r.seed, r.tokensPerAgentDayOff]),
+      ),
+      // Of the tokens per agent-day with the layer on, the worked examples' (the same prefix
+      // in every call of a kind), and the rest, beside the 40k goal.
+      workedExamplesPerAgentDayOn: Math.round(
+        sum((r) => r.workedExamplesPerAgentDayOn) / results.length,
+      ),
+      tokensPerAgentDayOnApartFromExamples: Math.round(
+        sum((r) => r.tokensPerAgentDayOn - r.workedExamplesPerAgentDayOn) / results.length,
       ),
       callsPerAgentDayOnBySeed: Object.fromEntries(
         results.map((r) => [r.seed, r.callsPerAgentDayOn]),
