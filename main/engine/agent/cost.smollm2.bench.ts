@@ -79,8 +79,8 @@ function countingEmbedder(inner: Embedder) {
 
 interface Day {
   ledger: CostLedger;
-  /** Of the ledger's prompt tokens, those of worked examples ({@link workedExampleTokens}). */
-  workedExampleTokens: number;
+  /** The run's log: model calls with their messages, steps, cost-layer decisions. */
+  log: Record<string, unknown>[];
   embeddings: { calls: number; texts: number };
   /** The cost layer's decisions (`cost` events) in the run's log. */
   events: Record<string, unknown>[];
@@ -251,7 +251,7 @@ async function runSeed(models: RealTestModels, seed: number): Promise<SeedResult
     const events = log.filter((e) => e.type === 'cost');
     return {
       ledger,
-      workedExampleTokens: workedExampleTokens(log, tokenizer),
+      log,
       embeddings: { ...counts },
       events,
       decisions: countByKind(events),
@@ -312,8 +312,8 @@ async function runSeed(models: RealTestModels, seed: number): Promise<SeedResult
       tokensOff: tokens(off.ledger.totals),
       tokensPerAgentDayOn: perAgentDay(on),
       tokensPerAgentDayOff: perAgentDay(off),
-      workedExamplesPerAgentDayOn: Math.round(on.workedExampleTokens / agents),
-      workedExamplesPerAgentDayOff: Math.round(off.workedExampleTokens / agents),
+      workedExamplesPerAgentDayOn: Math.round(workedExampleTokens(on.log, tokenizer) / agents),
+      workedExamplesPerAgentDayOff: Math.round(workedExampleTokens(off.log, tokenizer) / agents),
       callsPerAgentDayOn: Math.round(on.ledger.totals.calls / agents),
       callsPerAgentDayOff: Math.round(off.ledger.totals.calls / agents),
       day2Reuse: reuseOnDay2(day1.events, on.events),
