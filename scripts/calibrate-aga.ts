@@ -31,6 +31,7 @@ import {
   formOf,
   TARGET_PRECISION,
 } from '../main/engine/agent/calibration/derive.ts';
+import { namesAnotherMeal } from '../main/engine/agent/sameActivity.ts';
 import { realTestModelPaths } from '../main/models/testing/test-models.ts';
 import { createTransformersEmbedder } from '../main/models/transformers/transformers-embedder.ts';
 
@@ -104,6 +105,13 @@ try {
     `  sentence pairs P / R  ${`${pct(derived.wandering.precision)} / ${pct(derived.wandering.recall)}`.padEnd(14)}` +
       `${pct(agaWander.precision)} / ${pct(agaWander.recall)}`,
   );
+  const refused = plans.filter((p) => namesAnotherMeal(p.a, p.b));
+  const cosineOnly = deriveThreshold(plans);
+  console.log(
+    `  the meal rule refuses ${refused.length} plan pairs ` +
+      `(${refused.filter((p) => p.same).length} same); by cosine alone the threshold would be ` +
+      `${cosineOnly.threshold.toFixed(4)}, ${pct(cosineOnly.precision)} / ${pct(cosineOnly.recall)}`,
+  );
   const all = deriveThreshold(scored);
   console.log(
     `(one threshold over all ${scored.length} pairs: ${all.threshold.toFixed(4)}, ` +
@@ -119,7 +127,11 @@ try {
       .slice(0, 8)
       .sort((x, y) => y.similarity - x.similarity);
     for (const p of near) {
-      console.log(`  ${p.similarity.toFixed(3)} ${p.same ? 'same' : 'diff'}  "${p.a}" / "${p.b}"`);
+      const meal =
+        form === 'plan' && namesAnotherMeal(p.a, p.b) ? '  (another meal: never reused)' : '';
+      console.log(
+        `  ${p.similarity.toFixed(3)} ${p.same ? 'same' : 'diff'}  "${p.a}" / "${p.b}"${meal}`,
+      );
     }
   }
 

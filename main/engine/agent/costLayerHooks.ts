@@ -6,6 +6,7 @@
  */
 import type { Agent } from './Agent';
 import type { LifestylePolicy } from './costLayerState';
+import type { PolicyMissReason } from './lifestylePolicy';
 
 /** One cost-layer decision, as written to the event log (`type: 'cost'`). */
 export type CostLayerNote =
@@ -14,12 +15,9 @@ export type CostLayerNote =
       kind: 'policy.miss';
       agentId: string;
       plan: string;
-      /**
-       * Best similarity found (null with no comparable policy) and why that one was not reused;
-       * `embedder`: every stored policy was learned by another embedder or an unknown one.
-       */
+      /** Best similarity found (null with no comparable policy) and why none was reused. */
       similarity: number | null;
-      reason: 'none' | 'similarity' | 'condition' | 'embedder';
+      reason: PolicyMissReason;
     }
   | { kind: 'policy.stored'; agentId: string; plan: string; policyId: string }
   /** A recorded decomposition that did not work (an action's place was unreachable). */

@@ -34,6 +34,7 @@ import type { Agent, Task } from './Agent';
 import type { LifestylePolicy, PolicyRun } from './costLayerState';
 import { embedderIdentity, similaritySetting } from './costLayerCalibration';
 import type { Mind } from './mind';
+import { sameActivity } from './sameActivity';
 import { activityVectors } from './textVectors';
 import { cosine } from './vectors';
 
@@ -48,6 +49,13 @@ export function storedEmbedding(vector: ArrayLike<number>): number[] {
   return Array.from(vector, (x) => Number(x.toPrecision(7)));
 }
 
+/**
+ * Why no policy was reused: `none` stored, the best one not `similarity`-alike enough, the alike
+ * ones' `condition` does not hold in the world, alike but for another `meal` (sameActivity.ts),
+ * or every stored one learned by another `embedder` (or an unknown one).
+ */
+export type PolicyMissReason = 'none' | 'similarity' | 'condition' | 'embedder' | 'meal';
+
 /** The result of looking for a policy: the tasks to reuse, or the plan embedding to record. */
 export type PolicyLookup =
   | { hit: true; policy: LifestylePolicy; similarity: number; embedding: number[] }
@@ -55,7 +63,7 @@ export type PolicyLookup =
       hit: false;
       embedding: number[];
       similarity: number | null;
-      reason: 'none' | 'similarity' | 'condition' | 'embedder';
+      reason: PolicyMissReason;
     };
 
 /**
@@ -150,17 +158,19 @@ export async function lookupPolicy(
   const knownSet = new Set(known);
   for (const { policy, similarity } of ranked) {
     if (similarity < threshold) break;
+    // A breakfast routine does not serve lunch, however alike MiniLM finds them (sameActivity.ts).
+    if (!sameActivity(policy.plan, plan, similarity, threshold)) continue;
     if (conditionHolds(agent, policy, knownSet, mind)) {
       return { hit: true, policy, similarity, embedding };
     }
   }
   const best = ranked[0].similarity;
-  return {
-    hit: false,
-    embedding,
-    similarity: best,
-    reason: best < threshold ? 'similarity' : 'condition',
-  };
+  const reason = ranked.some((r) => sameActivity(r.policy.plan, plan, r.similarity, threshold))
+    ? 'condition'
+    : best < threshold
+      ? 'similarity'
+      : 'meal';
+  return { hit: false, embedding, similarity: best, reason };
 }
 
 /** Starts replaying `policy` for the laid-out `tasks` of game day `day`. */

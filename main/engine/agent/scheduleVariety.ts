@@ -14,6 +14,7 @@ import { conditionsOf, costLayerOf } from './ablation';
 import type { Agent } from './Agent';
 import { similaritySetting } from './costLayerCalibration';
 import { ask, type Mind } from './mind';
+import { sameActivity } from './sameActivity';
 import { activityVectors } from './textVectors';
 import { cosine } from './vectors';
 
@@ -29,8 +30,8 @@ export const ONE_ACTIVITY_SHARE = 0.75;
 
 /**
  * The share of a schedule's awake hours that its largest activity fills, activities told apart
- * as the lifestyle policy tells them apart (those that embed within its threshold of each other,
- * the embedder's calibrated "same activity in other words", count as one); and the awake hours.
+ * as the lifestyle policy tells them apart (sameActivity.ts: those that embed within its
+ * threshold of each other and name no different meals count as one); and the awake hours.
  */
 export async function largestActivity(
   schedule: readonly HourlyBlock[],
@@ -44,11 +45,13 @@ export async function largestActivity(
     awake.map((b) => b.activity),
   );
   const same = similaritySetting('policySimilarity', mind.embedder, costLayerOf(mind)).value;
-  const kinds: { vector: Float32Array; hours: number }[] = [];
+  const kinds: { activity: string; vector: Float32Array; hours: number }[] = [];
   awake.forEach((block, i) => {
-    const kind = kinds.find((k) => cosine(k.vector, vectors[i]) >= same);
+    const kind = kinds.find((k) =>
+      sameActivity(k.activity, block.activity, cosine(k.vector, vectors[i]), same),
+    );
     if (kind) kind.hours += block.hours;
-    else kinds.push({ vector: vectors[i], hours: block.hours });
+    else kinds.push({ activity: block.activity, vector: vectors[i], hours: block.hours });
   });
   return { share: Math.max(...kinds.map((k) => k.hours)) / hours, hours };
 }

@@ -253,4 +253,24 @@ same	athlete	stretch after training	do stretches to cool down after practice
 different	athlete	go for a morning run	go for a morning swim
 different	athlete	Kofi is lifting weights at the gym	Kofi is showering at the gym
 different	athlete	stretch after training	eat after training
+same	everyone	make toast and eat breakfast	have toast for breakfast
+same	everyone	cook soup and eat lunch	make some soup and have it for lunch
+same	everyone	make tea and eat breakfast	have breakfast with a cup of tea
+same	everyone	read a book and eat dinner	eat dinner while reading a book
+same	nurse	eat lunch in the hospital canteen	have lunch at the hospital cafeteria
+same	farmer	eat a big breakfast in the farmhouse kitchen	have a large breakfast in the farm kitchen
+same	parent	cook dinner for the children	make the kids their dinner
+same	musician	have supper with the band	eat supper together with the band
+different	everyone	make toast and eat breakfast	make toast and eat lunch
+different	everyone	cook soup and eat breakfast	cook soup and eat lunch
+different	everyone	make tea and eat breakfast	make tea and eat lunch
+different	everyone	read a book and eat dinner	read a book and eat breakfast
+different	nurse	eat lunch in the hospital canteen	eat dinner in the hospital canteen
+different	farmer	eat a big breakfast in the farmhouse kitchen	eat a big dinner in the farmhouse kitchen
+different	parent	cook dinner for the children	cook breakfast for the children
+different	musician	have supper with the band	have lunch with the band
+different	barista	eat breakfast at the cafe	eat lunch at the cafe
+different	teacher	eat lunch in the staff room	eat breakfast in the staff room
+different	fisher	cook fish for lunch	cook fish for dinner
+different	retiree	have breakfast in the garden	have supper in the garden
 `;

@@ -87,6 +87,30 @@ describe('deriving the cost layer’s similarity settings', () => {
     expect(derived.wandering.recall).toBe(0.5);
   });
 
+  it('does not let a pair of two meals, which the policy never reuses, raise the threshold', () => {
+    const plan = (same: boolean, similarity: number, a: string, b: string) => ({
+      same,
+      similarity,
+      a,
+      b,
+    });
+    const scored = [
+      plan(true, 0.9, 'have breakfast at home', 'eat breakfast at home'),
+      plan(true, 0.85, 'work at the cafe', 'work a shift at the cafe'),
+      plan(true, 0.96, 'bake bread', 'make bread'),
+      plan(false, 0.7, 'work at the cafe', 'clean the cafe'),
+      // Scores above two of the same pairs: by cosine alone the cut would go over it.
+      plan(false, 0.95, 'eat breakfast at home', 'eat lunch at home'),
+      plan(true, 0.97, 'Klaus is eating breakfast', 'Klaus is having his breakfast'),
+    ];
+    expect(deriveCalibration(scored).policy).toMatchObject({
+      threshold: 0.85,
+      precision: 1,
+      recall: 1,
+    });
+    expect(deriveThreshold(scored.slice(0, 5)).threshold).toBe(0.96);
+  });
+
   it('reads the labelled set in the repository: ≥ 200 pairs of both labels and both forms', () => {
     const pairs = ACTIVITY_PAIRS;
     expect(pairs.length).toBeGreaterThanOrEqual(200);

@@ -15,7 +15,9 @@
  * threshold is the lowest cosine t at which at least `precision` (95%) of the pairs scoring ≥ t
  * are "same" pairs — the same activity in other words, whose decomposition fits — so at most 1
  * reuse in 20 replays a decomposition meant for another activity. Lowest, because every "same"
- * pair below it is a model call the policy could have saved (recall).
+ * pair below it is a model call the policy could have saved (recall). A pair naming two
+ * different meals is never reused, whatever its cosine (../sameActivity.ts), so it counts as
+ * scoring below every cut ({@link policyScored}).
  *
  * Mind wandering's eps. DBSCAN joins memories whose Euclidean distance is under eps; between
  * unit vectors the distance is √(2 − 2·cos). The same rule is applied to the sentence pairs —
@@ -25,6 +27,7 @@
  * likely to come to mind. (AGA's pair on ada-002 follows the same idea: eps 0.3 is cosine
  * 0.955, beside its threshold 0.97.)
  */
+import { namesAnotherMeal } from '../sameActivity';
 
 /** One labelled pair: two descriptions of daily activities, the same activity or not. */
 export interface LabelledPair {
@@ -168,6 +171,16 @@ export interface Derived {
 }
 
 /**
+ * Plan-item pairs as the lifestyle policy scores them: a pair naming two different meals, which
+ * it never reuses, at cosine −1 (below every cut); the rest at their cosine.
+ */
+export function policyScored<P extends ScoredPair & Pick<LabelledPair, 'a' | 'b'>>(
+  pairs: readonly P[],
+): P[] {
+  return pairs.map((p) => (namesAnotherMeal(p.a, p.b) ? { ...p, similarity: -1 } : p));
+}
+
+/**
  * The lifestyle-policy threshold from the plan-item pairs and mind wandering's eps from the
  * sentence pairs (module comment), at `precision`.
  */
@@ -182,7 +195,7 @@ export function deriveCalibration(
     same: pairs.filter((p) => p.same).length,
     different: pairs.filter((p) => !p.same).length,
   });
-  const plans = of('plan');
+  const plans = policyScored(of('plan'));
   const sentences = of('sentence');
   const policy = deriveThreshold(plans, precision);
   const wandering = deriveThreshold(sentences, precision);
