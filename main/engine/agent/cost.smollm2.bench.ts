@@ -8,7 +8,9 @@
  *   - day 1 (the template's 07:00 to midnight) runs with the whole cost layer on, so residents
  *     learn lifestyle policies (kept in their snapshots and in a policy store folder);
  *   - day 2 (midnight to midnight) runs twice from the same end-of-day-1 snapshot, forked once
- *     with the cost layer on (its learned policies) and once off;
+ *     with the cost layer on (its learned policies) and once off; each then runs one game hour
+ *     more, not counted, so the day battery (eval/dayBattery.ts) reads its day with night at
+ *     01:00 (printed, and in the line as `day2Battery`: behaviour on beside off);
  *   - ratio = on ÷ off of prompt + completion tokens over day 2, with calls, a per-function
  *     breakdown, embedding calls (counted apart: they are not language-model tokens) and the
  *     cost layer's decisions (policy hits and misses, cached actions, wanderings), and the same
@@ -50,6 +52,7 @@ import { realTestModels, type RealTestModels } from '../../models/testing/test-m
 import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
 import type { ChatMessage, Embedder, LanguageModel, ModelTokenizer } from '../../models/types';
 import { readScenarioFolder } from '../../packs/index';
+import { dayBattery, formatDayBattery, type ResidentDay } from '../eval/dayBattery';
 import { EventLog } from '../sim/EventLog';
 import { LOG_FILE } from '../sim/runFiles';
 import { Clock } from '../sim/Clock';
@@ -189,6 +192,19 @@ function apartFromTalk(perFunction: Record<string, FunctionRow>) {
   };
 }
 
+/**
+ * Each resident's day 2 as the battery read it, for the bench line: different activities,
+ * places, and whether they lay in bed asleep at 01:00.
+ */
+function batteryLine(rows: readonly ResidentDay[] | null) {
+  return (rows ?? []).map((r) => ({
+    name: r.name,
+    activities: r.activities,
+    places: r.places.length,
+    inBedAsleepAtNight: r.asleepAtNight && r.inBedAtNight !== false,
+  }));
+}
+
 /** One seed's result: its own bench line's fields. */
 interface SeedResult {
   seed: number;
@@ -236,27 +252,47 @@ async function runSeed(models: RealTestModels, seed: number): Promise<SeedResult
   const policyStore = new FilePolicyStore(path.join(root, 'policies'));
   mkdirSync(policyStore.folder, { recursive: true });
 
-  /** One measured stretch: a fresh ledger and embedding count around `make`'s simulation. */
+  /**
+   * One measured stretch: a fresh ledger and embedding count around `make`'s simulation, for
+   * `steps`. With `nightHour`, the simulation then runs one game hour more, not counted, and the
+   * day battery (eval/dayBattery.ts) reads the stretch with night at its end: a day-2 fork ends
+   * at midnight, when a resident who "goes to bed around midnight" is still at his last task
+   * (the battery's own bench reads night at 01:00 for that reason).
+   */
   async function measured(
     label: string,
     steps: number,
     make: (model: LanguageModel, embedder: Embedder) => Promise<Simulation> | Simulation,
-  ): Promise<Day & { runDir: string }> {
-    const ledger = new CostLedger();
+    { nightHour = false } = {},
+  ): Promise<Day & { runDir: string; battery: ResidentDay[] | null }> {
+    const running = new CostLedger();
     const { embedder, counts } = countingEmbedder(embedderModel);
-    const sim = await make(withLedger(llm, ledger), embedder);
-    const wallSeconds = await runDay(label, sim, steps, ledger);
-    const log = EventLog.read(path.join(sim.runDir, LOG_FILE)).events;
+    const sim = await make(withLedger(llm, running), embedder);
+    const wallSeconds = await runDay(label, sim, steps, running);
+    // What the stretch spent, before the night hour adds to it.
+    const ledger = CostLedger.fromJSON(running.toJSON());
+    const embeddings = { ...counts };
+    const end = sim.step;
+    let battery: ResidentDay[] | null = null;
+    if (nightHour) {
+      await runDay(`${label}, night hour (not counted)`, sim, stepsPerHour, running);
+      battery = dayBattery(sim.runDir, sim.step);
+      console.log(`${label}, day battery with night at 01:00:\n${formatDayBattery(battery)}`);
+    }
+    const log = EventLog.read(path.join(sim.runDir, LOG_FILE)).events.filter(
+      (e) => typeof e.step !== 'number' || e.step < end,
+    );
     // The cost layer's decisions: policy hits and misses, cached actions, wanderings.
     const events = log.filter((e) => e.type === 'cost');
     return {
       ledger,
       log,
-      embeddings: { ...counts },
+      embeddings,
       events,
       decisions: countByKind(events),
       wallSeconds,
       runDir: sim.runDir,
+      battery,
     };
   }
 
@@ -279,15 +315,18 @@ async function runSeed(models: RealTestModels, seed: number): Promise<SeedResult
           { model, embedder, policyStore },
           { conditions },
         );
+    const night = { nightHour: true };
     const on = await measured(
       'day 2, cost layer on',
       stepsPerDay,
       fork('day2-on', COST_LAYER_CONDITIONS),
+      night,
     );
     const off = await measured(
       'day 2, cost layer off',
       stepsPerDay,
       fork('day2-off', BASELINE_CONDITIONS),
+      night,
     );
 
     const perAgentDay = (d: Day) => Math.round(tokens(d.ledger.totals) / agents);
@@ -327,6 +366,7 @@ async function runSeed(models: RealTestModels, seed: number): Promise<SeedResult
       policiesLearnedDay1: policiesLearned,
       day1TokensPerAgent: perAgentDay(day1),
       day1PolicyReuses: day1.decisions['policy.hit'] ?? 0,
+      day2Battery: { on: batteryLine(on.battery), off: batteryLine(off.battery) },
       wallSecondsPerGameHour: {
         day1: Math.round(day1.wallSeconds / (day1Steps / stepsPerHour)),
         day2On: Math.round(on.wallSeconds / (stepsPerDay / stepsPerHour)),
