@@ -322,10 +322,20 @@ describe('small-model guards', () => {
     expect(on.asked).toHaveLength(2);
     expect(on.asked[1]).toContain('Plan several different activities');
     expect(on.awake).toEqual(new Set(['write and edit', 'take a walk around the pond']));
-    // Asked again and still one activity: the first answer stays, and nothing is asked a third time.
-    const still = await planned([oneActivity, oneActivity, varied]);
+    // Asked again and still one activity: nothing is asked a third time; the first answer stays,
+    // its repeats given the day plan's activities (townScript's plan, after the wake-up item,
+    // without going to bed) — not a day at one desk.
+    const still = await plannedDay([oneActivity, oneActivity, varied]);
     expect(still.asked).toHaveLength(2);
-    expect(still.awake).toEqual(new Set(['write and edit']));
+    const day = still.awake.map((b) => b.activity).filter((a, i, all) => a !== all[i - 1]);
+    expect(day).toEqual([
+      'write and edit',
+      'wake up and wash',
+      'work at the cafe',
+      'have lunch',
+      'meet friends',
+      'write and edit',
+    ]);
     // A second answer that copies a worked example's block (the first copied none) is the
     // example's day: not taken.
     const example = EXAMPLE_RESIDENTS[0].schedule.find((b) => !b.asleep)!.activity;
@@ -335,12 +345,51 @@ describe('small-model guards', () => {
         { activity: 'take a walk around the pond', hours: 2, asleep: false },
       ],
     };
-    expect((await planned([oneActivity, copied])).awake).toEqual(new Set(['write and edit']));
+    const notCopied = (await planned([oneActivity, copied])).awake;
+    expect(notCopied.has(example)).toBe(false);
+    expect(notCopied.has('take a walk around the pond')).toBe(false);
+    expect(notCopied.has('write and edit')).toBe(true);
     // A varied day is asked once.
     expect((await planned([varied, oneActivity])).asked).toHaveLength(1);
     const off = await planned([oneActivity, varied], without('scheduleVariety'));
     expect(off.asked).toHaveLength(1);
     expect(off.awake).toEqual(new Set(['write and edit']));
+  });
+
+  it('varied schedule: a day still one activity takes the day plan items as SmolLM2 wrote them, their hours cut off, going to bed left out', async () => {
+    // Day-plan items as SmolLM2-135M wrote them (CI's interview battery, stop 55).
+    const h = await harness({
+      'plan.daily': () => ({
+        plan: [
+          'go home to the cafe at 10:00: Delphine.',
+          'go to bed at 10:00: Delphine.',
+          'go home by the window.',
+          'write a short story',
+        ],
+      }),
+      'plan.hourly': () => ({
+        schedule: [
+          ...Array.from({ length: 6 }, () => ({
+            activity: 'write a short story',
+            hours: 2,
+            asleep: false,
+          })),
+          { activity: 'sleep', hours: 4, asleep: true },
+        ],
+      }),
+    });
+    await planNewDay(h.agents.ada, h.mind(0));
+    expect(h.model.callsOf('plan.hourly')).toHaveLength(2);
+    const day = h.agents.ada.schedule
+      .filter((b) => !b.asleep)
+      .map((b) => b.activity)
+      .filter((a, i, all) => a !== all[i - 1]);
+    expect(day).toEqual([
+      'write a short story',
+      'go home to the cafe',
+      'go home by the window',
+      'write a short story',
+    ]);
   });
 
   it('varied schedule: on, blocks that are names or places are asked again, and those left join the activity before; off, kept', async () => {

@@ -136,11 +136,11 @@ describe('lifestyle policy', () => {
   it('reads an object another resident is using as the state it goes back to, when recording and when reusing', async () => {
     const { h, ada, mind, notes, stored } = await setup({
       'plan.hourly': () => ({
-        schedule: [4, 2, 2].map((hours) => ({
-          activity: 'work at the cafe',
-          hours,
-          asleep: false,
-        })),
+        // An evening of its own: a day of one activity would be given the day plan's others.
+        schedule: [
+          ...[4, 2, 2].map((hours) => ({ activity: 'work at the cafe', hours, asleep: false })),
+          { activity: 'read at home', hours: 3, asleep: false },
+        ],
       }),
     });
     let boCooks = true; // Bo stands at the stove, which shows his "in use" while he does

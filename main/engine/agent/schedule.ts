@@ -33,6 +33,11 @@ export function bedtimeFor(
 /** An activity that is sleep, by its words. */
 const SLEEPS = /\b(sleep|sleeps|sleeping|asleep|bed|nap|rest)\b/i;
 
+/** Whether `activity` is sleep by its words ("go to bed", "take a nap"). */
+export function namesSleep(activity: string): boolean {
+  return SLEEPS.test(activity);
+}
+
 /** How far from the stated bedtime a resident may go to bed, either way. */
 const BEDTIME_LEEWAY_MINUTES = 60;
 

@@ -15,6 +15,7 @@ import type { Agent } from './Agent';
 import { similaritySetting } from './costLayerCalibration';
 import { ask, type Mind } from './mind';
 import { sameActivity } from './sameActivity';
+import { namesSleep } from './schedule';
 import { activityVectors } from './textVectors';
 import { cosine } from './vectors';
 
@@ -29,31 +30,52 @@ export const ONE_ACTIVITY_HOURS = 3;
 export const ONE_ACTIVITY_SHARE = 0.75;
 
 /**
- * The share of a schedule's awake hours that its largest activity fills, activities told apart
- * as the lifestyle policy tells them apart (sameActivity.ts: those that embed within its
- * threshold of each other and name no different meals count as one); and the awake hours.
+ * A schedule's awake blocks grouped into activities as the lifestyle policy tells them apart
+ * (sameActivity.ts: blocks that embed within its threshold of each other and name no different
+ * meals are one activity), largest first: each group's block indices in `schedule`, and hours.
+ */
+async function activities(
+  schedule: readonly HourlyBlock[],
+  mind: Mind,
+): Promise<{ blocks: number[]; hours: number }[]> {
+  const awake = schedule.flatMap((b, i) => (b.asleep ? [] : [i]));
+  if (awake.length === 0) return [];
+  const vectors = await activityVectors.of(
+    mind.embedder,
+    awake.map((i) => schedule[i].activity),
+  );
+  const same = similaritySetting('policySimilarity', mind.embedder, costLayerOf(mind)).value;
+  const kinds: { activity: string; vector: Float32Array; blocks: number[]; hours: number }[] = [];
+  awake.forEach((index, i) => {
+    const block = schedule[index];
+    const kind = kinds.find((k) =>
+      sameActivity(k.activity, block.activity, cosine(k.vector, vectors[i]), same),
+    );
+    if (kind) {
+      kind.blocks.push(index);
+      kind.hours += block.hours;
+    } else
+      kinds.push({
+        activity: block.activity,
+        vector: vectors[i],
+        blocks: [index],
+        hours: block.hours,
+      });
+  });
+  return kinds.sort((a, b) => b.hours - a.hours);
+}
+
+/**
+ * The share of a schedule's awake hours that its largest activity fills ({@link activities});
+ * and the awake hours.
  */
 export async function largestActivity(
   schedule: readonly HourlyBlock[],
   mind: Mind,
 ): Promise<{ share: number; hours: number }> {
-  const awake = schedule.filter((b) => !b.asleep);
-  const hours = awake.reduce((sum, b) => sum + b.hours, 0);
-  if (hours === 0) return { share: 0, hours };
-  const vectors = await activityVectors.of(
-    mind.embedder,
-    awake.map((b) => b.activity),
-  );
-  const same = similaritySetting('policySimilarity', mind.embedder, costLayerOf(mind)).value;
-  const kinds: { activity: string; vector: Float32Array; hours: number }[] = [];
-  awake.forEach((block, i) => {
-    const kind = kinds.find((k) =>
-      sameActivity(k.activity, block.activity, cosine(k.vector, vectors[i]), same),
-    );
-    if (kind) kind.hours += block.hours;
-    else kinds.push({ activity: block.activity, vector: vectors[i], hours: block.hours });
-  });
-  return { share: Math.max(...kinds.map((k) => k.hours)) / hours, hours };
+  const hours = schedule.filter((b) => !b.asleep).reduce((sum, b) => sum + b.hours, 0);
+  const kinds = await activities(schedule, mind);
+  return { share: hours === 0 ? 0 : (kinds[0]?.hours ?? 0) / hours, hours };
 }
 
 /**
@@ -72,6 +94,49 @@ async function oneActivity(schedule: readonly HourlyBlock[], mind: Mind): Promis
   return share >= ONE_ACTIVITY_SHARE && hours >= ONE_ACTIVITY_HOURS;
 }
 
+/** A time a day-plan item ends on: "at 10:00", "at 10:00: Delphine.", "by noon", "at 7 pm". */
+const STATED_TIME =
+  /\s+(?:at|by|around|until|from)\s+(?:\d{1,2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?|noon|midnight)\b.*$/i;
+
+/**
+ * The day plan's activities (prompts/planDaily.ts), as blocks may name them: the given wake-up
+ * item and going to bed left out, a stated time cut off ("go to the library at 10:00" becomes
+ * "go to the library": the block has its own hour).
+ */
+function planActivities(dailyPlan: readonly string[]): string[] {
+  return dailyPlan
+    .slice(1)
+    .map((item) => item.replace(STATED_TIME, '').replace(/[\s.,;:!?]+$/, ''))
+    .filter((item) => readsAsActivity(item) && !namesSleep(item));
+}
+
+/**
+ * A schedule that is still one activity all day after it was asked again, its repeats given the
+ * day plan's other activities in order: the activity's first block stays, each later block of it
+ * takes the plan's next activity the schedule does not already hold, and the blocks left when
+ * the plan runs out stay as written. The day plan is the resident's day in broad strokes, written
+ * by the model a call before (Park et al. §4.3 decompose it into the hourly schedule); asked
+ * twice, SmolLM2-135M on a llama-server wrote Tobias's day "write a short story" six times
+ * (CI, stop 55), and the guard then kept it.
+ */
+async function withPlanActivities(
+  schedule: readonly HourlyBlock[],
+  dailyPlan: readonly string[],
+  mind: Mind,
+): Promise<HourlyBlock[]> {
+  if (!(await oneActivity(schedule, mind))) return [...schedule];
+  const [loop] = await activities(schedule, mind);
+  const held = new Set(schedule.map((b) => b.activity.trim().toLowerCase()));
+  const offered = planActivities(dailyPlan).filter((a) => !held.has(a.toLowerCase()));
+  const out = [...schedule];
+  for (const index of loop.blocks.slice(1)) {
+    const activity = offered.shift();
+    if (activity === undefined) break;
+    out[index] = { ...out[index], activity };
+  }
+  return out;
+}
+
 /**
  * The hourly schedule, asked once more (with the guard on) when it is one activity all day
  * ({@link oneActivity}) or has blocks that are not activities: the question then asks for
@@ -80,7 +145,8 @@ async function oneActivity(schedule: readonly HourlyBlock[], mind: Mind): Promis
  * more of their blocks than the first did: asked again, SmolLM2 wrote Delphine's "go to the
  * cafe" day (she runs the cafe) as "buy a tree" eight times, and Tobias's with the nurse
  * example's "care for patients on the ward". A block still not an activity then gives its
- * hours to the activity before it (the first such block to the one after).
+ * hours to the activity before it (the first such block to the one after), and a day still one
+ * activity takes the day plan's other activities for its repeats ({@link withPlanActivities}).
  */
 export async function askSchedule(
   agent: Agent,
@@ -98,7 +164,8 @@ export async function askSchedule(
     !(guards.workedExamples && copiedBlocks(again) > copiedBlocks(schedule)) &&
     hoursNotActivities(again) <= named &&
     !(await oneActivity(again, mind));
-  return activitiesOnly(better ? again : schedule);
+  if (better) return activitiesOnly(again);
+  return withPlanActivities(activitiesOnly(schedule), input.dailyPlan, mind);
 }
 
 /**
