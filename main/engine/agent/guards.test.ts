@@ -436,6 +436,17 @@ describe('small-model guards', () => {
     const read = still.hours.get('read a book in the library')!;
     expect([...still.hours.keys()]).toEqual(['Bite the apple', 'read a book in the library']);
     expect(bite / read).toBeCloseTo(5 / 5);
+    // Names marked asleep before an awake block are the day all the same (layoutSchedule makes
+    // them awake): judged as laid out, they are asked again and never fill the day.
+    const flagged = {
+      schedule: named.schedule.map((b) => ({
+        ...b,
+        asleep: b.asleep || (!b.activity.startsWith('Bite') && !b.activity.startsWith('read')),
+      })),
+    };
+    const laidOut = await planned([flagged, varied]);
+    expect(laidOut.asked).toHaveLength(2);
+    expect([...laidOut.hours.keys()]).toEqual([...on.hours.keys()]);
     const off = await planned([named, varied], without('scheduleVariety'));
     expect(off.asked).toHaveLength(1);
     expect(off.hours.has('Agnes Whitlow')).toBe(true);

@@ -104,15 +104,13 @@ export function layoutSchedule(
       asleep: true,
     });
   }
-  let lastAwake = blocks.length - 1;
-  while (lastAwake >= 0 && blocks[lastAwake].asleep) lastAwake--;
-  // The night begins with sleep: an activity marked asleep before it ("write about the town")
-  // belongs to the day.
-  while (lastAwake + 1 < blocks.length && !SLEEPS.test(blocks[lastAwake + 1].activity)) lastAwake++;
+  const read = asLaidOut(blocks);
+  const firstAsleep = read.findIndex((b) => b.asleep);
+  const dayLength = firstAsleep === -1 ? read.length : firstAsleep;
   const merged = (items: HourlyBlock[]) =>
     merge ? mergeRepeats(items, 'activity', 'hours', MAX_BLOCK_HOURS) : items;
-  const day = merged(blocks.slice(0, lastAwake + 1).map((b) => ({ ...b, asleep: false })));
-  const night = merged(blocks.slice(lastAwake + 1));
+  const day = merged(read.slice(0, dayLength));
+  const night = merged(read.slice(dayLength));
   const dayMinutes = day.reduce((n, b) => n + b.hours * 60, 0);
   // The day's end, moved into the window; a re-plan late in the evening starts after the
   // window, and its day is not stretched back.
@@ -140,6 +138,20 @@ export function layoutSchedule(
   for (const block of night) push(block.activity, block.hours * 60, true);
   if (at < MINUTES_PER_DAY) push(SLEEP_ACTIVITY, MINUTES_PER_DAY - at, true);
   return out;
+}
+
+/**
+ * The blocks as the day is laid out from them (layoutSchedule): every block up to the last one
+ * marked awake is awake, and so is each after it up to the first named as sleep; the rest are the
+ * night. The night begins with sleep: an activity marked asleep before it ("write about the
+ * town") belongs to the day. The varied-schedule guard judges these, not the flags as written:
+ * SmolLM2-135M marked names and places asleep between activities, which then filled the day.
+ */
+export function asLaidOut(blocks: readonly HourlyBlock[]): HourlyBlock[] {
+  let lastAwake = blocks.length - 1;
+  while (lastAwake >= 0 && blocks[lastAwake].asleep) lastAwake--;
+  while (lastAwake + 1 < blocks.length && !SLEEPS.test(blocks[lastAwake + 1].activity)) lastAwake++;
+  return blocks.map((b, i) => ({ ...b, asleep: i > lastAwake }));
 }
 
 /**

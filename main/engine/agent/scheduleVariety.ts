@@ -15,11 +15,11 @@ import type { Agent } from './Agent';
 import { similaritySetting } from './costLayerCalibration';
 import { ask, type Mind } from './mind';
 import { sameActivity } from './sameActivity';
-import { namesSleep } from './schedule';
+import { asLaidOut, namesSleep } from './schedule';
 import { activityVectors } from './textVectors';
 import { cosine } from './vectors';
 
-/** Awake hours, as written, from which a one-activity schedule is asked again. */
+/** Awake hours (as the day is laid out from the blocks) from which a one-activity schedule is asked again. */
 export const ONE_ACTIVITY_HOURS = 3;
 
 /**
@@ -153,13 +153,15 @@ export async function askSchedule(
   mind: Mind,
   input: Parameters<typeof planHourlyPrompt>[1],
 ): Promise<HourlyBlock[]> {
-  const { schedule } = await ask(mind, agent, planHourlyPrompt(agent.identity, input));
+  const written = (await ask(mind, agent, planHourlyPrompt(agent.identity, input))).schedule;
   const { guards } = conditionsOf(mind);
-  if (!guards.scheduleVariety) return schedule;
+  if (!guards.scheduleVariety) return written;
+  const schedule = asLaidOut(written);
   const named = hoursNotActivities(schedule);
   if (named === 0 && !(await oneActivity(schedule, mind))) return schedule;
-  const again = (await ask(mind, agent, planHourlyPrompt(agent.identity, { ...input, vary: true })))
-    .schedule;
+  const again = asLaidOut(
+    (await ask(mind, agent, planHourlyPrompt(agent.identity, { ...input, vary: true }))).schedule,
+  );
   const better =
     !(guards.workedExamples && copiedBlocks(again) > copiedBlocks(schedule)) &&
     hoursNotActivities(again) <= named &&
