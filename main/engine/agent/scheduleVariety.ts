@@ -8,6 +8,7 @@
  * apple | The copper keeter | Agnes Whitlow | Professor | The Copper Kettle": names and places,
  * not activities, that the day's decomposition and actions then tried to do.
  */
+import { planItemActivities } from '../prompts/planDaily';
 import { isExampleActivity, planHourlyPrompt, type HourlyBlock } from '../prompts/planHourly';
 import { readsAsActivity } from '../prompts/verbPhrase';
 import { conditionsOf, costLayerOf } from './ablation';
@@ -73,9 +74,13 @@ export async function largestActivity(
   schedule: readonly HourlyBlock[],
   mind: Mind,
 ): Promise<{ share: number; hours: number }> {
-  const hours = schedule.filter((b) => !b.asleep).reduce((sum, b) => sum + b.hours, 0);
-  const kinds = await activities(schedule, mind);
-  return { share: hours === 0 ? 0 : (kinds[0]?.hours ?? 0) / hours, hours };
+  return shareOfLargest(await activities(schedule, mind));
+}
+
+/** The largest activity's share of the awake hours, and the awake hours (the groups' sum). */
+function shareOfLargest(kinds: readonly { hours: number }[]): { share: number; hours: number } {
+  const hours = kinds.reduce((sum, k) => sum + k.hours, 0);
+  return { share: hours === 0 ? 0 : kinds[0].hours / hours, hours };
 }
 
 /**
@@ -90,24 +95,13 @@ function hoursNotActivities(schedule: readonly HourlyBlock[]): number {
 
 /** Whether one activity fills {@link ONE_ACTIVITY_SHARE} or more of {@link ONE_ACTIVITY_HOURS} or more awake hours. */
 async function oneActivity(schedule: readonly HourlyBlock[], mind: Mind): Promise<boolean> {
-  const { share, hours } = await largestActivity(schedule, mind);
-  return share >= ONE_ACTIVITY_SHARE && hours >= ONE_ACTIVITY_HOURS;
+  return isOneActivity(await activities(schedule, mind));
 }
 
-/** A time a day-plan item ends on: "at 10:00", "at 10:00: Delphine.", "by noon", "at 7 pm". */
-const STATED_TIME =
-  /\s+(?:at|by|around|until|from)\s+(?:\d{1,2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?|noon|midnight)\b.*$/i;
-
-/**
- * The day plan's activities (prompts/planDaily.ts), as blocks may name them: the given wake-up
- * item and going to bed left out, a stated time cut off ("go to the library at 10:00" becomes
- * "go to the library": the block has its own hour).
- */
-function planActivities(dailyPlan: readonly string[]): string[] {
-  return dailyPlan
-    .slice(1)
-    .map((item) => item.replace(STATED_TIME, '').replace(/[\s.,;:!?]+$/, ''))
-    .filter((item) => readsAsActivity(item) && !namesSleep(item));
+/** {@link oneActivity} of a schedule's {@link activities}. */
+function isOneActivity(kinds: readonly { hours: number }[]): boolean {
+  const { share, hours } = shareOfLargest(kinds);
+  return share >= ONE_ACTIVITY_SHARE && hours >= ONE_ACTIVITY_HOURS;
 }
 
 /**
@@ -124,12 +118,14 @@ async function withPlanActivities(
   dailyPlan: readonly string[],
   mind: Mind,
 ): Promise<HourlyBlock[]> {
-  if (!(await oneActivity(schedule, mind))) return [...schedule];
-  const [loop] = await activities(schedule, mind);
+  const kinds = await activities(schedule, mind);
+  if (!isOneActivity(kinds)) return [...schedule];
   const held = new Set(schedule.map((b) => b.activity.trim().toLowerCase()));
-  const offered = planActivities(dailyPlan).filter((a) => !held.has(a.toLowerCase()));
+  const offered = planItemActivities(dailyPlan).filter(
+    (a) => readsAsActivity(a) && !namesSleep(a) && !held.has(a.toLowerCase()),
+  );
   const out = [...schedule];
-  for (const index of loop.blocks.slice(1)) {
+  for (const index of kinds[0].blocks.slice(1)) {
     const activity = offered.shift();
     if (activity === undefined) break;
     out[index] = { ...out[index], activity };

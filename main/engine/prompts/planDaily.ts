@@ -37,6 +37,25 @@ export function keptPlan(yesterday: readonly string[], wakeHour: number): string
   return [wakeItem(wakeHour), ...rest];
 }
 
+/** A time a plan item ends on: "at 10:00", "at 10:00: Delphine.", "by noon", "at 7 pm". */
+const STATED_TIME =
+  /\s+(?:at|by|around|until|from)\s+(?:\d{1,2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?|noon|midnight)\b.*$/i;
+
+/** Punctuation a small model ends a plan item with ("…the town's founding years."). */
+const TRAILING_PUNCTUATION = /[\s.,;:!?]+$/;
+
+/**
+ * The plan's items as activities a schedule block may name: the given wake-up item left out, a
+ * stated time and trailing punctuation cut off ("go to the library at 10:00." becomes "go to
+ * the library": a block has its own hour).
+ * @example planItemActivities(['wake up and complete the morning routine at 6:00', 'open the cafe at 7:00.']) // ['open the cafe']
+ */
+export function planItemActivities(plan: readonly string[]): string[] {
+  return plan
+    .filter((item) => !item.startsWith(WAKE_ITEM_OPENING))
+    .map((item) => item.replace(STATED_TIME, '').replace(TRAILING_PUNCTUATION, ''));
+}
+
 function opening(who: IdentityView, date: string): string {
   return `${residentBrief(who)}\nToday is ${date}. Recent thoughts:\n`;
 }
@@ -72,11 +91,7 @@ export function planDailyPrompt(
     decode: ({ plan }) => ({
       plan: uniqueBy(
         [wakeItem(input.wakeHour), ...plan.map((p) => p.trim()).filter(readsAsActivity)],
-        (item) =>
-          item
-            .toLowerCase()
-            .replace(/[‘’]/g, "'")
-            .replace(/[\s.,;:!?]+$/, ''),
+        (item) => item.toLowerCase().replace(/[‘’]/g, "'").replace(TRAILING_PUNCTUATION, ''),
       ),
     }),
   });
