@@ -4,7 +4,7 @@
  * same address: the experiment says it waits for that server and what to do, then resumes by
  * itself when the server answers and ends with its report.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ import { HashEmbedder, ScriptedModel } from '../../engine/testing/ScriptedModel'
 import { buildTestScenario } from '../../engine/testing/testTown';
 import { townScript } from '../../engine/testing/townScript';
 import { probeServer } from '../../models/server';
+import type { LanguageModel } from '../../models/types';
 import {
   startOpenAiTestServer,
   type OpenAiTestServer,
@@ -34,15 +35,53 @@ afterEach(async () => {
 });
 
 /** The town script, with answers for the evaluation's interviews. */
-function scriptedServer(port?: number): Promise<OpenAiTestServer> {
-  const model = new ScriptedModel({
+function scriptedModel(): ScriptedModel {
+  return new ScriptedModel({
     ...townScript(),
     interview: (request, n) => {
       const props = (request.schema as { properties: Record<string, unknown> }).properties;
       return 'yes' in props ? { yes: true, detail: 'Yes, I do.' } : { answer: `answer ${n + 1}` };
     },
   });
-  return startOpenAiTestServer(model, new HashEmbedder(), port ? { port } : {});
+}
+
+function scriptedServer(port?: number): Promise<OpenAiTestServer> {
+  return startOpenAiTestServer(scriptedModel(), new HashEmbedder(), port ? { port } : {});
+}
+
+/** The newest snapshot's step in any run under `dir`, or -1. */
+function newestSnapshot(dir: string): number {
+  const steps = (readdirSync(dir, { recursive: true }) as string[])
+    .map((p) => /(?:^|[\\/])snapshots[\\/](\d{6,})$/.exec(p)?.[1])
+    .filter((step) => step !== undefined)
+    .map(Number);
+  return Math.max(-1, ...steps);
+}
+
+/**
+ * A server whose model stops answering at the first chat request made after a cell has a
+ * snapshot past step 0, and says so (`held`): the run is then mid-cell with a resume point, at
+ * a moment the test chooses. Closing the server ends the held request. (Progress events are
+ * throttled to 10 a second and the scripted steps take milliseconds, so stopping the server
+ * from an event could land after the run's last call, in the evaluation: CI once saw that.)
+ */
+async function serverHeldAfterSnapshot(dataDir: () => string) {
+  let hold: () => void = () => {};
+  const held = new Promise<void>((resolve) => (hold = resolve));
+  const inner = scriptedModel();
+  let holding = false;
+  const model: LanguageModel = {
+    id: inner.id,
+    complete: (request) => {
+      if (holding || newestSnapshot(dataDir()) <= 0) return inner.complete(request);
+      holding = true;
+      hold();
+      return new Promise(() => {});
+    },
+    dispose: () => inner.dispose(),
+  };
+  const server = await startOpenAiTestServer(model, new HashEmbedder());
+  return { server, held };
 }
 
 async function setup(server: ModelServer) {
@@ -61,11 +100,8 @@ async function setup(server: ModelServer) {
     servers: { access, probe: probeServer, everyMs: 100, probeTimeoutMs: 1000 },
   });
   api = serveApi(labContract, lab.handlers());
-  const listeners: ((e: Event) => void)[] = [];
   api.onEvent((event, payload) => {
-    const e = { event, payload: payload as Record<string, unknown> };
-    events.push(e);
-    for (const l of listeners) l(e);
+    events.push({ event, payload: payload as Record<string, unknown> });
   });
   cleanups.push(async () => {
     await lab.dispose();
@@ -91,7 +127,7 @@ async function setup(server: ModelServer) {
       await new Promise((r) => setTimeout(r, 20));
     }
   };
-  return { lab, call, events, eventFrom, listeners };
+  return { lab, call, events, eventFrom, dir: dataDir };
 }
 
 function serverAt(remote: OpenAiTestServer): ModelServer {
@@ -127,20 +163,16 @@ const changed = (status: string, messageStart?: string) => (e: Event) =>
 
 describe('an experiment on a model server', () => {
   it('waits for its server when it goes away, saying so, and resumes to its report when it is back', async () => {
-    let remote = await scriptedServer();
+    let dataDir = '';
+    const first = await serverHeldAfterSnapshot(() => dataDir);
+    let remote = first.server;
     const port = remote.port;
     cleanups.push(() => remote.close());
-    const { call, events, eventFrom, listeners } = await setup(serverAt(remote));
-    // Stopped from the progress event itself: the scripted steps are too quick to catch otherwise.
-    let closed: Promise<void> | null = null;
-    listeners.push((e) => {
-      if (e.event === 'lab.onDidExperimentProgress' && (e.payload.step as number) >= 2)
-        closed ??= remote.close();
-    });
+    const { call, events, eventFrom, dir } = await setup(serverAt(remote));
+    dataDir = dir;
     const created = await call('lab.createExperiment', createInput());
-    await eventFrom(0, () => closed !== null, 'step 2');
-    await closed;
-    listeners.length = 0;
+    await first.held;
+    await remote.close();
 
     const waiting = await eventFrom(0, changed('incomplete', 'waiting:'), 'wait');
     expect(waiting.message).toBe(
