@@ -170,4 +170,29 @@ describe('social memory', () => {
     const retrieved = ada.retrievals.flatMap((r) => r.results.map((m) => m.id));
     for (const id of retrieved) expect(covered.has(id), id).toBe(true);
   });
+
+  it('does not merge a memory in the same words as one the summary already took in, and sends each wording once', async () => {
+    const h = await harness({ 'social.summary': () => ({ summary: 'Bo bakes for the cafe.' }) });
+    const { ada, bo } = h.agents;
+    const mind = h.mind(0, { conditions: social });
+    const seen = (description: string) =>
+      remember(mind, ada, [{ kind: 'observation' as const, description, importance: 2 }]);
+    await seen('Bo Park is baking bread');
+    await refreshSummary(ada, bo, mind);
+    const merged = h.model.callsOf('social.summary').length;
+    expect(merged).toBeGreaterThan(0);
+    // Seen again (a new memory, the same words): nothing to merge, so no call.
+    await seen('Bo Park is baking bread');
+    await refreshSummary(ada, bo, h.mind(60, { conditions: social }));
+    expect(h.model.callsOf('social.summary')).toHaveLength(merged);
+    // Something new, seen twice: one call, listing it once and not the repeat.
+    await seen('Bo Park is carrying flour to the cafe');
+    await seen('Bo Park is carrying flour to the cafe');
+    await refreshSummary(ada, bo, h.mind(120, { conditions: social }));
+    const calls = h.model.callsOf('social.summary');
+    expect(calls).toHaveLength(merged + 1);
+    const sent = calls.at(-1)!.messages.at(-1)!.content.split('New memories:\n')[1];
+    expect(sent.match(/carrying flour/g)).toHaveLength(1);
+    expect(sent).not.toContain('baking bread');
+  });
 });
