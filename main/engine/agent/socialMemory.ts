@@ -50,7 +50,8 @@ export async function refreshSummary(agent: Agent, other: Agent, mind: Mind): Pr
  * A memory in the same words as one already merged is covered too, and each wording is sent
  * once: a repeated observation ("Agnes Whitlow is writing a book on Willow Bend", seen again
  * every time she is in view) tells the summary nothing new: in four SmolLM2 day-2 logs, 21% of
- * the memories sent to be merged were such repeats. Returns the (possibly unchanged) entry, which is stored.
+ * the memories sent to be merged were such repeats. Returns the (possibly unchanged) entry,
+ * which is stored.
  */
 export async function mergeIntoSummary(
   agent: Agent,
