@@ -10,7 +10,7 @@ import { copiesUpdateExample, socialUpdatePrompt } from '../prompts/socialUpdate
 import { conditionsOf } from './ablation';
 import type { Agent } from './Agent';
 import type { SocialEntry } from './costLayerState';
-import type { MemoryNode } from './memory';
+import type { MemoryId, MemoryNode } from './memory';
 import { ask, recall, type Mind } from './mind';
 
 /** Relationship, feeling and summary before anything is known. */
@@ -62,7 +62,10 @@ export async function mergeIntoSummary(
   const entry = socialEntry(agent, other.id);
   const coveredIds = new Set(entry.sources);
   const unseen = memories.filter((m) => !coveredIds.has(m.id));
-  const coveredWords = new Set(entry.sources.map((id) => agent.memory.get(id)?.description));
+  // Sources are stored as plain strings; one that names no memory now simply covers no words.
+  const coveredWords = new Set(
+    entry.sources.map((id) => agent.memory.get(id as MemoryId)?.description),
+  );
   const fresh = [...new Map(unseen.map((m) => [m.description, m])).values()].filter(
     (m) => !coveredWords.has(m.description),
   );
