@@ -21,6 +21,7 @@
 import type { Embedder } from '../../models/types';
 import type { Agent } from '../agent/Agent';
 import type { MemoryNode } from '../agent/memory';
+import { containsPhrase } from '../agent/mentions';
 import type { FrozenRun } from './frozenRun';
 import { askYesNo, heardQuestion } from './questions';
 
@@ -91,12 +92,6 @@ function normalise(v: Float32Array): Float32Array {
   for (const x of v) sum += x * x;
   const n = Math.sqrt(sum) || 1;
   return v.map((x) => x / n);
-}
-
-function containsPhrase(haystack: string, phrase: string): boolean {
-  const escaped = phrase.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  if (escaped === '') return false;
-  return new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, 'iu').test(haystack);
 }
 
 /**

@@ -10,6 +10,7 @@
  * supported density is reported next to the answered one.
  */
 import type { Agent } from '../agent/Agent';
+import { namesPerson } from '../agent/mentions';
 import type { FrozenRun } from './frozenRun';
 import { askYesNo, knowsQuestion } from './questions';
 
@@ -37,19 +38,9 @@ export interface Network {
   answers: KnowsAnswer[];
 }
 
-function mentions(text: string, name: string): boolean {
-  const escaped = name.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  if (escaped === '') return false;
-  return new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, 'iu').test(text);
-}
-
 /** True when a memory of `agent` created by `t` names `other` (full or first name). */
 export function memoryMentions(agent: Agent, otherName: string, t: number): boolean {
-  const first = otherName.split(/\s+/)[0] ?? otherName;
-  return agent.memory.nodes.some(
-    (n) =>
-      n.createdAt <= t && (mentions(n.description, otherName) || mentions(n.description, first)),
-  );
+  return agent.memory.nodes.some((n) => n.createdAt <= t && namesPerson(n.description, otherName));
 }
 
 /** Builds the network from answers (pure; used by {@link measureNetwork} and the tests). */

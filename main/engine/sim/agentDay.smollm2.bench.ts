@@ -36,6 +36,8 @@
  *   before/after of a whole day wants this: see `reportDays`).
  *   [--hours N] (Harrow Quay's hours in a row from 07:00, 2 by default; 19 or more reach the
  *   night and add `run.wall_per_game_day@harrow-quay (projected)`: see `harrowQuayHours`)
+ *   [--from HH:MM] (Harrow Quay's hours from that time of its first day instead of 07:00,
+ *   e.g. `--from 18:00 --hours 1` for the evening alone; no day projection then)
  *   [--sample] (Harrow Quay's day from sampled hours instead: two hours from 07:00, from 18:00
  *   and from 01:00, six game hours in all, and `run.wall_per_game_day@harrow-quay (projected
  *   from sampled hours)`: see `reportSampledDay`).
@@ -506,6 +508,7 @@ const { values: flags, positionals } = parseArgs({
     days: { type: 'string' },
     hours: { type: 'string' },
     sample: { type: 'boolean' },
+    from: { type: 'string' },
   },
 });
 const seed = wholeNumberFlag('seed', flags.seed);
@@ -514,6 +517,11 @@ const days = wholeNumberFlag('days', flags.days) ?? 1;
 if (days < 1) throw new Error('--days must be at least 1');
 const hours = wholeNumberFlag('hours', flags.hours) ?? 2;
 if (hours < 1) throw new Error('--hours must be at least 1');
+const from = flags.from;
+if (from !== undefined && !/^([01]\d|2[0-3]):[0-5]\d$/.test(from)) {
+  throw new Error(`--from must be a time of day as HH:MM (e.g. 18:00), got "${from}"`);
+}
+if (from !== undefined && flags.sample) throw new Error('--from and --sample cannot be combined');
 
 /** A template's scenario, with the seed asked for (its own when undefined). */
 async function template(town: string, seed: number | undefined) {
@@ -567,9 +575,10 @@ if (models) {
         reportSampledDay(measured, town);
       } else {
         const measured = await withFreshModels((llm, embedder) =>
-          harrowQuayHours(llm, embedder, limit, hours),
+          harrowQuayHours(llm, embedder, limit, hours, from),
         );
-        reportDayProjection(measured, town);
+        // The projection reads consecutive hours of a day from 07:00.
+        if (from === undefined) reportDayProjection(measured, town);
       }
       continue;
     }
