@@ -92,6 +92,18 @@ export function residentBrief(who: IdentityView): string {
     .join(' ');
 }
 
+/**
+ * The resident in one sentence, addressed to them: name, traits and what they are up to. What a
+ * prompt judging their own memories needs (importance, reflection), where the whole brief would
+ * be most of the prompt: reverie's focal-point and insight prompts carry no identity at all, and
+ * the importance prompt's identity block was 94% of it (issue 22).
+ */
+export function residentLine(
+  who: Pick<IdentityView, 'name' | 'age' | 'innate' | 'currently'>,
+): string {
+  return `You are ${who.name}, age ${who.age} (${who.innate}). ${who.currently}`;
+}
+
 /** The system text of a prompt that shows worked examples: instructions only, no identity. */
 export function exampleSystem(instructions: string): string {
   return `You simulate the residents of a small town in a believable way.\n\n${instructions}\nAnswer with JSON only.`;

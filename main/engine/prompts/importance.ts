@@ -10,7 +10,7 @@
  */
 import { MAX_IMPORTANCE, MIN_IMPORTANCE } from '../agent/memory';
 import { freeText, ranked } from './budget';
-import { exampleSystem, type IdentityView } from './identity';
+import { exampleSystem, residentLine, type IdentityView } from './identity';
 import { intIn, list, object, type Shape } from './jsonSchema';
 import { IMPORTANCE_EXAMPLES, type RatedMemory } from './memoryExamples';
 import { buildSpec, type KeptItems, type PromptSpec } from './PromptSpec';
@@ -20,11 +20,6 @@ const shape = object({ importance: intIn(MIN_IMPORTANCE, MAX_IMPORTANCE) });
 const SCALE =
   'on a scale of 1 to 10, where 1 is purely mundane (brushing teeth, making the bed, an object ' +
   'in use) and 10 is extremely poignant (a break-up, a college acceptance).';
-
-/** Whose point of view a rating takes: a sentence, addressed to them. */
-function rater(who: Pick<IdentityView, 'name' | 'age' | 'innate' | 'currently'>): string {
-  return `You are ${who.name}, age ${who.age} (${who.innate}). ${who.currently}`;
-}
 
 const memoryLine = (m: Pick<RatedMemory, 'kind' | 'description'>) => `(${m.kind}) ${m.description}`;
 const ASK_ONE = '\nHow important is this memory to you?';
@@ -41,12 +36,12 @@ export function importancePrompt(
     examples: IMPORTANCE_EXAMPLES.map((e) => {
       const last = e.memories[e.memories.length - 1];
       return {
-        question: `${rater(e.who)}\nMemory: ${memoryLine(last)}${ASK_ONE}`,
+        question: `${residentLine(e.who)}\nMemory: ${memoryLine(last)}${ASK_ONE}`,
         answer: { importance: last.importance },
       };
     }),
     volatile: [
-      `${rater(who)}\nMemory: (${memory.kind}) `,
+      `${residentLine(who)}\nMemory: (${memory.kind}) `,
       freeText('memory', memory.description),
       ASK_ONE,
     ],
@@ -72,11 +67,11 @@ export function importanceListPrompt(
         'in the order listed.',
     ),
     examples: IMPORTANCE_EXAMPLES.map((e) => ({
-      question: `${rater(e.who)}\nMemories:\n${e.memories.map((m) => `- ${memoryLine(m)}`).join('\n')}${ASK_ALL}`,
+      question: `${residentLine(e.who)}\nMemories:\n${e.memories.map((m) => `- ${memoryLine(m)}`).join('\n')}${ASK_ALL}`,
       answer: { importance: e.memories.map((m) => m.importance) },
     })),
     volatile: [
-      `${rater(who)}\nMemories:\n`,
+      `${residentLine(who)}\nMemories:\n`,
       ranked('memories', memories.map(memoryLine), { min: 1 }),
       ASK_ALL,
     ],

@@ -188,6 +188,19 @@ describe('prompt builders', () => {
     expect(bob[1].content).toMatch(/^You are Bo Park \(gruff\)\./);
   });
 
+  it.each([
+    ['reflect.questions', reflectQuestionsPrompt(who, ['Ada is baking'])],
+    ['reflect.insights', reflectInsightsPrompt(who, { questions: ['q'], statements: ['a'] })],
+  ] as const)(
+    '%s: the resident is one sentence (name, traits, what they are up to), not their brief',
+    (_, spec) => {
+      const user = spec.fit(roomy).messages.at(-1)?.content ?? '';
+      expect(user).toMatch(/^You are Ada Lin, age 30 \(kind\)\. Ada is planning a fair\.\n/);
+      expect(user).not.toContain(who.learned);
+      expect(user).not.toContain(who.lifestyle);
+    },
+  );
+
   it('action lists the known places, current area first, and offers exactly those', () => {
     const fitted = actionPrompt(who, {
       now: 'n',

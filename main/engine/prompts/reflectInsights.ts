@@ -11,7 +11,7 @@
  * that mostly repeated one another.
  */
 import { ranked } from './budget';
-import { exampleSystem, residentBrief, type IdentityView } from './identity';
+import { exampleSystem, residentLine, type IdentityView } from './identity';
 import { intIn, list, object, tuple, words } from './jsonSchema';
 import { buildSpec, numbered, type PromptSpec } from './PromptSpec';
 import { copiesAnExample } from './examples';
@@ -62,11 +62,11 @@ export function reflectInsightsPrompt(
     ),
     // The resident comes after the instructions and worked examples every resident shares.
     examples: REFLECTION_EXAMPLES.map((e) => ({
-      question: `${residentBrief(e.who)}\nQuestions:\n${questionLines(e.questions)}\nStatements:\n${numbered(e.statements)}${ASK}`,
+      question: `${residentLine(e.who)}\nQuestions:\n${questionLines(e.questions)}\nStatements:\n${numbered(e.statements)}${ASK}`,
       answer: { insights: e.insights },
     })),
     volatile: [
-      `${residentBrief(who)}\nQuestions:\n${questionLines(input.questions)}\nStatements:\n`,
+      `${residentLine(who)}\nQuestions:\n${questionLines(input.questions)}\nStatements:\n`,
       ranked('statements', input.statements, { min: 1, style: 'number' }),
       ASK,
     ],

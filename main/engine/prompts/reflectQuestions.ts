@@ -4,7 +4,7 @@
  * high-level questions we can answer about the subjects in the statements?").
  */
 import { recent } from './budget';
-import { exampleSystem, residentBrief, type IdentityView } from './identity';
+import { exampleSystem, residentLine, type IdentityView } from './identity';
 import { list, object, words } from './jsonSchema';
 import { buildSpec, numbered, type PromptSpec } from './PromptSpec';
 import { copiesAnExample } from './examples';
@@ -39,11 +39,11 @@ export function reflectQuestionsPrompt(
         `at most ${QUESTION_WORDS} words. Ask questions; do not repeat the memories.`,
     ),
     examples: REFLECTION_EXAMPLES.map((e) => ({
-      question: `${residentBrief(e.who)}\nRecent memories:\n${numbered(e.memories)}${ASK}`,
+      question: `${residentLine(e.who)}\nRecent memories:\n${numbered(e.memories)}${ASK}`,
       answer: { questions: e.questions },
     })),
     volatile: [
-      `${residentBrief(who)}\nRecent memories:\n`,
+      `${residentLine(who)}\nRecent memories:\n`,
       recent('memories', memories, { min: 1, style: 'number' }),
       ASK,
     ],
