@@ -3,6 +3,7 @@ import type { PerceivedEvent } from '../world/perceive';
 import { harness } from '../testing/harness';
 import type { Agent } from './Agent';
 import { converse } from './converse';
+import { remember } from './mind';
 import { nextAction, planNewDay } from './plan';
 import { decideReaction, startWaiting } from './react';
 
@@ -65,6 +66,27 @@ describe('deciding how to react (reverie _should_react)', () => {
     expect(h.model.callsOf('react')[0].messages.at(-1)!.content).toContain(
       'You last talked with Bo Park on Monday February 13, 2023, 10:00: Ada Lin and Bo Park conversed about the spring fair.',
     );
+  });
+
+  it('shows only what the agent remembers about the other, each wording once', async () => {
+    const { h, ada, bo, others } = await town();
+    const asked = async () => {
+      h.model.calls.length = 0;
+      await decideReaction(ada, h.mind(), sight(bo), others);
+      return h.model.callsOf('react')[0].messages.at(-1)!.content;
+    };
+    const about = (d: string) => ({ kind: 'observation' as const, description: d, importance: 5 });
+    await remember(h.mind(), ada, [about('stove is off'), about('Ada Lin is reading')]);
+    const bo1 = 'Bo Park fixed the oven for the fair';
+    await remember(h.mind(), ada, [about(bo1), about(bo1), about('Bo is humming')]);
+    const prompt = await asked();
+    expect(prompt).toContain(`What you remember about Bo Park:\n`);
+    expect(prompt).toContain(`- ${bo1}`);
+    expect(prompt).toContain('- Bo is humming');
+    expect(prompt).toContain('- Ada is friends with Bo');
+    expect(prompt.split(bo1)).toHaveLength(2);
+    expect(prompt).not.toContain('stove is off');
+    expect(prompt).not.toContain('Ada Lin is reading');
   });
 
   it('offers no chat and no wait while the other sleeps, after 23:00, or when the agent stands still in a cooldown', async () => {

@@ -9,6 +9,8 @@ import { reactPrompt, type Reaction } from '../prompts/react';
 import type { PerceivedEvent } from '../world/perceive';
 import type { Agent, CurrentAction } from './Agent';
 import { recallOnFocalPoints } from './focalPoints';
+import { onceEach } from './memory';
+import { concerns } from './mentions';
 import { ask, type Mind } from './mind';
 import { replanAround } from './plan';
 
@@ -107,7 +109,13 @@ export async function decideReaction(
 /**
  * What the agent recalls before deciding: memories retrieved on what the other is doing (the
  * perceived event, as reverie retrieves on it) and on how the two stand, each
- * {@link MEMORIES_PER_REACTION_FOCAL}, without repeats, best of each first.
+ * {@link MEMORIES_PER_REACTION_FOCAL}, without repeats, best of each first; of them, those about
+ * the other ({@link concerns}), each wording once. The prompt lists them as what the agent
+ * remembers about the other, and reverie's keyword retrieval finds the events that share the
+ * perceived event's subject; ranked by recency and importance as well, most of what the two
+ * queries return is about something else: in a Willow Bend SmolLM2 day, 2 of the 12 memories
+ * Agnes was shown "about Tobias Mensah" named him, the rest were her own plan and writing and
+ * "reading table is being sat on".
  */
 async function reactionMemories(agent: Agent, target: Agent, mind: Mind): Promise<string[]> {
   const focal = [
@@ -115,7 +123,7 @@ async function reactionMemories(agent: Agent, target: Agent, mind: Mind): Promis
     `${agent.name}'s relationship with ${target.name}`,
   ];
   const found = await recallOnFocalPoints(mind, agent, focal, MEMORIES_PER_REACTION_FOCAL);
-  return found.map((m) => m.description);
+  return onceEach(found.filter((m) => concerns(m, target.name))).map((m) => m.description);
 }
 
 /** The predicate of a wait action: others see "<name> waits for <other>". */

@@ -188,6 +188,20 @@ describe('prompt builders', () => {
     expect(bob[1].content).toMatch(/^You are Bo Park \(gruff\)\./);
   });
 
+  it('react: with nothing remembered about the other, says so instead of an empty list', () => {
+    const input = {
+      now: 'n',
+      ownActivity: 'reading',
+      otherName: 'Cy Dee',
+      otherActivity: 'painting',
+    };
+    const user = reactPrompt(who, { ...input, memories: [] })
+      .fit(roomy)
+      .messages.at(-1)?.content;
+    expect(user).toMatch(/You remember nothing else about Cy Dee\.$/);
+    expect(user).not.toContain('What you remember');
+  });
+
   it.each([
     ['reflect.questions', reflectQuestionsPrompt(who, ['Ada is baking'])],
     ['reflect.insights', reflectInsightsPrompt(who, { questions: ['q'], statements: ['a'] })],

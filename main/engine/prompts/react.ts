@@ -60,6 +60,7 @@ export function reactPrompt(
     throw new RangeError(`react options must include "continue", got ${options.join(', ')}`);
   }
   const other = input.otherName;
+  const remembered = input.memories.length > 0;
   return buildSpec({
     fn: 'react',
     // The instruction only, shared by every resident's reaction with the same choices; the
@@ -74,8 +75,10 @@ export function reactPrompt(
         (input.lastChat
           ? `You last talked with ${other} on ${input.lastChat}.\n`
           : `You have not talked with ${other} before.\n`) +
-        `What you remember about ${other}:\n`,
-      ranked('memories', input.memories),
+        (remembered
+          ? `What you remember about ${other}:\n`
+          : `You remember nothing else about ${other}.`),
+      ...(remembered ? [ranked('memories', input.memories)] : []),
     ],
     shape: object({ decision: oneOf(options) }),
   });
