@@ -1,7 +1,8 @@
 /**
  * Whether a memory is about a person, read from its words: where a resident's memories are
- * sorted by whom they concern (social memory's summary of one acquaintance; the relationship
- * network's check that a "yes, I know them" has a memory behind it; diffusion's keyword match).
+ * sorted by whom they concern (social memory's summary of one acquaintance; what a resident
+ * remembers about someone they notice, before reacting; the relationship network's check that a
+ * "yes, I know them" has a memory behind it; diffusion's keyword match).
  */
 import type { MemoryNode } from './memory';
 
