@@ -70,16 +70,12 @@ describe('deciding how to react (reverie _should_react)', () => {
 
   it('shows only what the agent remembers about the other, each wording once', async () => {
     const { h, ada, bo, others } = await town();
-    const asked = async () => {
-      h.model.calls.length = 0;
-      await decideReaction(ada, h.mind(), sight(bo), others);
-      return h.model.callsOf('react')[0].messages.at(-1)!.content;
-    };
     const about = (d: string) => ({ kind: 'observation' as const, description: d, importance: 5 });
     await remember(h.mind(), ada, [about('stove is off'), about('Ada Lin is reading')]);
     const bo1 = 'Bo Park fixed the oven for the fair';
     await remember(h.mind(), ada, [about(bo1), about(bo1), about('Bo is humming')]);
-    const prompt = await asked();
+    await decideReaction(ada, h.mind(), sight(bo), others);
+    const prompt = h.model.callsOf('react')[0].messages.at(-1)!.content;
     expect(prompt).toContain(`What you remember about Bo Park:\n`);
     expect(prompt).toContain(`- ${bo1}`);
     expect(prompt).toContain('- Bo is humming');

@@ -60,7 +60,6 @@ export function reactPrompt(
     throw new RangeError(`react options must include "continue", got ${options.join(', ')}`);
   }
   const other = input.otherName;
-  const remembered = input.memories.length > 0;
   return buildSpec({
     fn: 'react',
     // The instruction only, shared by every resident's reaction with the same choices; the
@@ -74,11 +73,11 @@ export function reactPrompt(
         `${other} is ${input.otherActivity}.\n` +
         (input.lastChat
           ? `You last talked with ${other} on ${input.lastChat}.\n`
-          : `You have not talked with ${other} before.\n`) +
-        (remembered
-          ? `What you remember about ${other}:\n`
-          : `You remember nothing else about ${other}.`),
-      ...(remembered ? [ranked('memories', input.memories)] : []),
+          : `You have not talked with ${other} before.\n`),
+      // Said in words when nothing is left: an empty list would render as a bare "-".
+      ...(input.memories.length > 0
+        ? [`What you remember about ${other}:\n`, ranked('memories', input.memories)]
+        : [`You remember nothing else about ${other}.`]),
     ],
     shape: object({ decision: oneOf(options) }),
   });
