@@ -41,6 +41,7 @@ export const GUARD_IDS = [
   'objectInUse',
   'statusCheck',
   'insightCheck',
+  'thoughtCheck',
 ] as const;
 export type GuardId = (typeof GUARD_IDS)[number];
 
@@ -142,6 +143,14 @@ export const GUARDS: readonly GuardInfo[] = [
     does: 'A reflection’s insight that says again one of the statements it was drawn from, or an insight before it in the same answer (the same words, or more than half of its runs of three words), is not stored.',
     why: 'Over nine recorded Willow Bend days (three seeds) SmolLM2-135M gave 79 of its 236 insights as one of their statements again (“Agnes is writing a sonnet on a piece of paper”) and 17 as an insight before it in the same answer (“The willow tree in Willow Bend” four times after “A willow tree in Willow Bend”); stored as thoughts, they came back as the next reflection’s statements.',
     paper: 'Every insight the model writes is stored.',
+  },
+  {
+    id: 'thoughtCheck',
+    cli: 'thought-check',
+    label: 'Chat thoughts in words',
+    does: 'A planning or memo thought a resident takes away from a chat that is not in words (fewer than three words besides the two speakers’ names, dates or numbers, a word looping) is not stored.',
+    why: 'After the 8 chats of a recorded Willow Bend day (seed 45) SmolLM2-135M wrote 12 of its 16 thoughts as a name, a word or the field’s own name (“Tobias Mensah”, “delphinecartwright”, “planning”, “memo,”); stored, they came back in the next reflection as “For Tobias Mensah’s planning: Tobias Mensah” and “Tobias Mensah Delphine Cartwright”.',
+    paper: 'Both thoughts are stored as written.',
   },
 ];
 

@@ -16,6 +16,7 @@ import type { Agent, CurrentAction } from './Agent';
 import type { SocialEntry } from './costLayerState';
 import { PLAN_EXPIRY_GAME_SECONDS } from './memory';
 import { ask, recall, remember, type Mind } from './mind';
+import { inWords } from './inWords';
 import { replanAround } from './plan';
 import { recallOnFocalPoints } from './focalPoints';
 import { restates } from './restatement';
@@ -37,6 +38,13 @@ export const RELATIONSHIP_MEMORIES = 50;
 export const FOCAL_LINES = 4;
 /** Earlier chats with the partner shown to a turn, newest first. */
 export const EARLIER_CHATS = 3;
+
+/**
+ * Fewest words, besides the two speakers' names, of a chat thought the thought check keeps
+ * ("ask Bo about the fair" has 4; "Dirty laundry" and "Bo Park" are refused).
+ */
+const THOUGHT_MIN_WORDS = 3;
+
 /**
  * No new chat between the same pair for this long, game seconds: the reference's ~800 steps
  * of 10 s (`chatting_with_buffer`), kept in game time so it holds at any step length.
@@ -279,6 +287,10 @@ async function afterChat(
     ),
   ]);
   const expiresAt = mind.now + PLAN_EXPIRY_GAME_SECONDS;
+  // With the thought check on, a thought that is only a name or a word is not kept.
+  const kept = (thought: string) =>
+    !conditionsOf(mind).guards.thoughtCheck ||
+    inWords(thought, THOUGHT_MIN_WORDS, [self.name, other.name]);
   await remember(mind, self, [
     {
       kind: 'chat',
@@ -290,23 +302,31 @@ async function afterChat(
       expiresAt,
       filling: chat.transcript,
     },
-    {
-      kind: 'plan',
-      description: `For ${self.name}'s planning: ${thoughts.planning}`,
-      importance: thoughts.importance,
-      subject: self.name,
-      predicate: 'plan',
-      object: other.name,
-      expiresAt,
-    },
-    {
-      kind: 'thought',
-      description: `${self.name} ${thoughts.memo}`,
-      importance: thoughts.importance,
-      subject: self.name,
-      predicate: 'thinks about',
-      object: other.name,
-    },
+    ...(kept(thoughts.planning)
+      ? [
+          {
+            kind: 'plan' as const,
+            description: `For ${self.name}'s planning: ${thoughts.planning}`,
+            importance: thoughts.importance,
+            subject: self.name,
+            predicate: 'plan',
+            object: other.name,
+            expiresAt,
+          },
+        ]
+      : []),
+    ...(kept(thoughts.memo)
+      ? [
+          {
+            kind: 'thought' as const,
+            description: `${self.name} ${thoughts.memo}`,
+            importance: thoughts.importance,
+            subject: self.name,
+            predicate: 'thinks about',
+            object: other.name,
+          },
+        ]
+      : []),
   ]);
   if (costLayerOf(mind).socialMemory) await updateAfterChat(self, other, mind, chat.transcript);
   self.chatCooldownUntil[other.id] = chat.endsAt + CHAT_COOLDOWN_GAME_SECONDS;

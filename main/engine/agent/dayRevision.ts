@@ -10,6 +10,7 @@ import { copiesRevisionExample, dailyRevisePrompt } from '../prompts/dailyRevise
 import { IDENTITY_LABELS } from '../prompts/identity';
 import { conditionsOf } from './ablation';
 import type { Agent } from './Agent';
+import { inWords } from './inWords';
 import { ask, type Mind } from './mind';
 import { revisionStatements } from './planMemory';
 
@@ -19,16 +20,13 @@ const MIN_STATUS_WORDS = 4;
 /** A line of the identity block copied back ("Innate traits: curious, shy"). */
 const IDENTITY_LABEL = new RegExp(`^\\s*(?:${Object.values(IDENTITY_LABELS).join('|')})\\s*:`, 'i');
 
-/** A word written three times running ("tomorrow, tomorrow tomorrow"): the model looping. */
-const LOOPING = /\b([a-z'’]+)\b(?:[\s,.;:!?]+\1\b){2}/i;
-
 /** Words a status about the resident may open with besides their name. */
 const OPENERS = new Set(['he', 'she', 'they', 'i', 'mr', 'mrs', 'ms', 'miss', 'dr', 'professor']);
 
 /**
  * Whether `text` reads as a note in words for the resident called `name`: at least
  * {@link MIN_STATUS_WORDS} words, two thirds of them plain words (not dates, clock times or
- * punctuation), no word looping ({@link LOOPING}), not a copied identity field, and not a
+ * punctuation), no word looping (agent/inWords.ts), not a copied identity field, and not a
  * copied worked example ({@link copiesRevisionExample}; a neighbour's name is theirs, not an
  * example's).
  * A plan note may name no one ("the party at the cafe today at 5 pm").
@@ -41,13 +39,8 @@ export function readsAsNote(
   name: string,
   neighbours: readonly string[] = [],
 ): boolean {
-  const tokens = text.split(/\s+/).filter(Boolean);
-  if (tokens.length < MIN_STATUS_WORDS || IDENTITY_LABEL.test(text) || LOOPING.test(text)) {
-    return false;
-  }
-  if (copiesRevisionExample(text, name, neighbours)) return false;
-  const plain = tokens.filter((t) => /^[a-z][a-z'’-]*[,.;:!?]?$/i.test(t)).length;
-  return plain * 3 >= tokens.length * 2;
+  if (!inWords(text, MIN_STATUS_WORDS) || IDENTITY_LABEL.test(text)) return false;
+  return !copiesRevisionExample(text, name, neighbours);
 }
 
 /**

@@ -481,4 +481,36 @@ describe('small-model guards', () => {
     ]);
     expect(await reflected(without('insightCheck'))).toHaveLength(5);
   });
+
+  it('chat thoughts in words: on, a thought that is a name or a word is not stored; off, it is', async () => {
+    // As SmolLM2-135M answered after Willow Bend chats (seed 45): Ada's planning thought her
+    // partner's name, her memo the field's own name; Bo's both in words.
+    const thoughtsAfterChat = async (conditions?: ReturnType<typeof without>) => {
+      const { ada, bo } = await scriptedChat({ ada: ['Hello Bo'], bo: ['Hello Ada'] }, conditions, {
+        'converse.thoughts': (req) =>
+          req.agentId === 'ada'
+            ? { planning: 'Bo Park', memo: 'memo,', importance: 1 }
+            : {
+                planning: 'ask Ada about the fair tomorrow',
+                memo: 'Ada seemed happy about the spring fair',
+                importance: 5,
+              },
+      });
+      const thoughts = (who: typeof ada) =>
+        who.memory.nodes
+          .filter((m) => m.kind !== 'observation' && m.object === (who === ada ? bo : ada).name)
+          .filter((m) => m.kind === 'plan' || m.kind === 'thought')
+          .map((m) => m.description);
+      return { ada: thoughts(ada), bo: thoughts(bo) };
+    };
+    const on = await thoughtsAfterChat();
+    expect(on.ada).toEqual([]);
+    expect(on.bo).toEqual([
+      "For Bo Park's planning: ask Ada about the fair tomorrow",
+      'Bo Park Ada seemed happy about the spring fair',
+    ]);
+    const off = await thoughtsAfterChat(without('thoughtCheck'));
+    expect(off.ada).toEqual(["For Ada Lin's planning: Bo Park", 'Ada Lin memo']);
+    expect(off.bo).toEqual(on.bo);
+  });
 });
