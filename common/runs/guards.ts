@@ -42,6 +42,7 @@ export const GUARD_IDS = [
   'statusCheck',
   'insightCheck',
   'thoughtCheck',
+  'planItems',
 ] as const;
 export type GuardId = (typeof GUARD_IDS)[number];
 
@@ -151,6 +152,14 @@ export const GUARDS: readonly GuardInfo[] = [
     does: 'A planning or memo thought a resident takes away from a chat that is not in words (fewer than three words besides the two speakers’ names, dates or numbers, a word looping) is not stored.',
     why: 'After the 8 chats of a recorded Willow Bend day (seed 45) SmolLM2-135M wrote 12 of its 16 thoughts as a name, a word or the field’s own name (“Tobias Mensah”, “delphinecartwright”, “planning”, “memo,”); stored, they came back in the next reflection as “For Tobias Mensah’s planning: Tobias Mensah” and “Tobias Mensah Delphine Cartwright”.',
     paper: 'Both thoughts are stored as written.',
+  },
+  {
+    id: 'planItems',
+    cli: 'plan-items',
+    label: 'One activity per plan item',
+    does: 'A day-plan item that is a run of activities (“go to the library, study in the morning, …”, each part opening with a verb) becomes those activities; a part the word limit left unfinished (“go home to the”) is dropped, each activity is kept once, and going to bed once, at the end.',
+    why: 'SmolLM2-135M wrote Tobias Mensah’s Willow Bend day plan (seed 45) as seven runs of activities cut off mid-phrase, sixteen of them bedtimes (“go to bed around 10:30, go to bed at night, go to bed at midnight, go to bed around”); his hourly schedule then had “go to bed at sunrise”, “go to bed at dawn” and “go to bed at night” as awake blocks, and the plan, kept for every later day, was listed in each reflection.',
+    paper: 'The day plan is kept as written.',
   },
 ];
 

@@ -482,6 +482,31 @@ describe('small-model guards', () => {
     expect(await reflected(without('insightCheck'))).toHaveLength(5);
   });
 
+  it('one activity per plan item: on, a run of activities becomes them and going to bed comes once, last; off, kept as written', async () => {
+    // Three of the seven items SmolLM2-135M wrote for Tobias Mensah's day (Willow Bend, seed 45).
+    const written = [
+      'go to the library to read the proposal draft, study in the morning, work at The Blue',
+      'go to bed around midnight, go to the cafe to eat breakfast, study in the morning and',
+      'go to bed around 10:30, go to bed at night, go to bed at midnight, go to bed around',
+    ];
+    const dayPlan = async (conditions?: ReturnType<typeof without>) => {
+      const h = await harness({ 'plan.daily': () => ({ plan: written }) });
+      await planNewDay(h.agents.ada, h.mind(0, { conditions }));
+      return h.agents.ada.dailyPlan.slice(1);
+    };
+    // Each item is first cut to the plan's 12 words, on a word that finishes it ("…, study").
+    expect(await dayPlan()).toEqual([
+      'go to the library to read the proposal draft',
+      'go to the cafe to eat breakfast',
+      'go to bed around midnight',
+    ]);
+    expect(await dayPlan(without('planItems'))).toEqual([
+      'go to the library to read the proposal draft, study',
+      'go to bed around midnight, go to the cafe to eat breakfast',
+      'go to bed around 10:30, go to bed at night, go',
+    ]);
+  });
+
   it('chat thoughts in words: on, a thought that is a name or a word is not stored; off, it is', async () => {
     // As SmolLM2-135M answered after Willow Bend chats (seed 45): Ada's planning thought her
     // partner's name, her memo the field's own name; Bo's both in words.

@@ -17,6 +17,7 @@ import { clockLabel } from '../sim/Clock';
 import { objectStateOf } from '../world/objectState';
 import { conditionsOf, costLayerOf, plans } from './ablation';
 import type { Agent, CurrentAction, ScheduleBlock, Task } from './Agent';
+import { oneActivityPerItem } from './dayPlanItems';
 import { reviseForNewDay } from './dayRevision';
 import {
   closeRecording,
@@ -76,7 +77,7 @@ export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
   // On later days the day plan stays as it was, as in reverie; the revised status and plan
   // note, and the recent thoughts, reach the day through its hourly schedule. Keyed on the plan
   // itself, not on `agent.day`: a day run with planning off (an ablation) leaves none to keep.
-  const plan =
+  const written =
     agent.dailyPlan.length > 0
       ? keptPlan(agent.dailyPlan, wakeHour)
       : (
@@ -86,6 +87,7 @@ export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
             planDailyPrompt(agent.identity, { date, wakeHour, recentThoughts: thoughts }),
           )
         ).plan;
+  const plan = conditionsOf(mind).guards.planItems ? oneActivityPerItem(written) : written;
   // With the lifestyle policy on, the new day's schedule is shown yesterday's as the resident's
   // routine (AGA's premise: a resident's days are much alike, so their decompositions can be
   // reused). Asked without it, a small model samples a new day each morning and yesterday's

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { oneActivityPerItem } from './dayPlanItems';
+
+const WAKE = 'wake up and complete the morning routine at 8:00';
+
+describe('oneActivityPerItem', () => {
+  it("Tobias Mensah's day plan as SmolLM2-135M wrote it (after the 12-word cut): its activities once, one bedtime, last", () => {
+    const plan = [
+      WAKE,
+      'go to the library to read the proposal draft, study',
+      'go to bed around midnight, go to the cafe to eat breakfast',
+      'go to bed at 8:00, go back to the library, go',
+      'go to bed around 10:30, go to bed at night, go',
+      'go to bed at sunrise, go to sleep, go back to bed',
+      'go to sleep around midnight, go to bed at sunrise, sleep, go',
+      'go to sleep at sunrise, go to bed at dawn, go',
+    ];
+    expect(oneActivityPerItem(plan)).toEqual([
+      WAKE,
+      'go to the library to read the proposal draft',
+      'go to the cafe to eat breakfast',
+      'go back to the library',
+      'go to bed around midnight',
+    ]);
+  });
+
+  it('keeps an item whole unless every part opens with a verb, and a plan of activities as it was', () => {
+    const plan = [WAKE, 'buy bread, milk and eggs', 'visit Rosa, the beekeeper', 'go to bed at 10'];
+    expect(oneActivityPerItem(plan)).toEqual(plan);
+  });
+
+  it('drops a part the word limit left unfinished, and keeps at most seven after waking', () => {
+    const many = [
+      'open the cafe',
+      'bake bread',
+      'serve lunch',
+      'clean up',
+      'read a book',
+      'walk the dog',
+      'cook dinner',
+      'call Rosa',
+    ];
+    expect(
+      oneActivityPerItem([WAKE, 'go home to the, open the cafe', ...many.slice(1), 'go to bed']),
+    ).toEqual([WAKE, ...many.slice(0, 6), 'go to bed']);
+  });
+});

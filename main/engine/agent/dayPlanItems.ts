@@ -1,0 +1,49 @@
+/**
+ * The day plan with one activity an item, going to bed once and last (the plan-items guard,
+ * common/runs/guards.ts). SmolLM2-135M wrote a plan item as a run of activities cut off by the
+ * word limit and then kept writing bedtimes: Tobias Mensah's Willow Bend plan (seed 45) was
+ * seven items such as "go to bed around 10:30, go to bed at night, go to bed at midnight, go to
+ * bed around", sixteen bedtimes in all. The plan is kept for every later day, shown to each
+ * hourly schedule ("go to bed at sunrise", "go to bed at dawn", … as his awake blocks) and
+ * stored as a memory that every reflection listed.
+ */
+import { knownVerb, readsAsActivity } from '../prompts/verbPhrase';
+import { namesSleep } from './schedule';
+
+/** Most items after the given wake-up item, as the plan prompt asks (3 to 7). */
+const MOST_ITEMS = 7;
+
+/** Where one activity of a run ends: a comma or semicolon, with a joining "and" or "then". */
+const RUN_BREAK = /\s*[,;]\s*(?:(?:and|then)\s+)?/;
+
+/** A last word that leaves the phrase unfinished: the word limit cut the item there. */
+const UNFINISHED =
+  /\b(?:the|a|an|to|at|of|in|on|for|with|and|or|from|into|by|his|her|their|my|your)$/i;
+
+/**
+ * `plan` (its first item the given wake-up) with each item that is a run of activities split
+ * into them — only when every part opens with a verb ("go to the library, study in the
+ * morning"), so "buy bread, milk and eggs" stays one — parts the word limit left unfinished
+ * ("go home to the") dropped, each activity once, and one going to bed, the first written, at the
+ * end; at most {@link MOST_ITEMS} after the wake-up item.
+ * @example oneActivityPerItem(['wake up at 7:00', 'go to bed at 9, go to the cafe, go to bed at 10']) // ['wake up at 7:00', 'go to the cafe', 'go to bed at 9']
+ */
+export function oneActivityPerItem(plan: readonly string[]): string[] {
+  const [wake, ...rest] = plan;
+  if (wake === undefined) return [];
+  const parts = rest.flatMap((item) => {
+    const split = item.split(RUN_BREAK).map((p) => p.trim());
+    return split.every((p) => knownVerb(p.split(/\s+/)[0] ?? '') !== null) ? split : [item];
+  });
+  const seen = new Set<string>();
+  const activities = parts.filter((p) => {
+    const key = p.toLowerCase().replace(/[.!?]+$/, '');
+    if (seen.has(key) || UNFINISHED.test(key) || !readsAsActivity(p)) return false;
+    seen.add(key);
+    return true;
+  });
+  const bed = activities.find(namesSleep);
+  const awake = activities.filter((a) => !namesSleep(a));
+  const kept = awake.slice(0, bed === undefined ? MOST_ITEMS : MOST_ITEMS - 1);
+  return [wake, ...kept, ...(bed === undefined ? [] : [bed])];
+}
