@@ -15,7 +15,7 @@ import { conditionsOf, costLayerOf } from './ablation';
 import type { Agent, CurrentAction } from './Agent';
 import type { SocialEntry } from './costLayerState';
 import { PLAN_EXPIRY_GAME_SECONDS } from './memory';
-import { ask, recall, remember, type Mind } from './mind';
+import { ask, recall, remember, type MemoryDraft, type Mind } from './mind';
 import { inWords } from './inWords';
 import { replanAround } from './plan';
 import { recallOnFocalPoints } from './focalPoints';
@@ -287,10 +287,34 @@ async function afterChat(
     ),
   ]);
   const expiresAt = mind.now + PLAN_EXPIRY_GAME_SECONDS;
-  // With the thought check on, a thought that is only a name or a word is not kept.
-  const kept = (thought: string) =>
-    !conditionsOf(mind).guards.thoughtCheck ||
-    inWords(thought, THOUGHT_MIN_WORDS, [self.name, other.name]);
+  // The two thoughts, each with the words the model wrote; with the thought check on, one that
+  // is only a name or a word is not kept.
+  const check = conditionsOf(mind).guards.thoughtCheck;
+  const thoughtMemories: [string, MemoryDraft][] = [
+    [
+      thoughts.planning,
+      {
+        kind: 'plan',
+        description: `For ${self.name}'s planning: ${thoughts.planning}`,
+        importance: thoughts.importance,
+        subject: self.name,
+        predicate: 'plan',
+        object: other.name,
+        expiresAt,
+      },
+    ],
+    [
+      thoughts.memo,
+      {
+        kind: 'thought',
+        description: `${self.name} ${thoughts.memo}`,
+        importance: thoughts.importance,
+        subject: self.name,
+        predicate: 'thinks about',
+        object: other.name,
+      },
+    ],
+  ];
   await remember(mind, self, [
     {
       kind: 'chat',
@@ -302,31 +326,9 @@ async function afterChat(
       expiresAt,
       filling: chat.transcript,
     },
-    ...(kept(thoughts.planning)
-      ? [
-          {
-            kind: 'plan' as const,
-            description: `For ${self.name}'s planning: ${thoughts.planning}`,
-            importance: thoughts.importance,
-            subject: self.name,
-            predicate: 'plan',
-            object: other.name,
-            expiresAt,
-          },
-        ]
-      : []),
-    ...(kept(thoughts.memo)
-      ? [
-          {
-            kind: 'thought' as const,
-            description: `${self.name} ${thoughts.memo}`,
-            importance: thoughts.importance,
-            subject: self.name,
-            predicate: 'thinks about',
-            object: other.name,
-          },
-        ]
-      : []),
+    ...thoughtMemories
+      .filter(([words]) => !check || inWords(words, THOUGHT_MIN_WORDS, [self.name, other.name]))
+      .map(([, memory]) => memory),
   ]);
   if (costLayerOf(mind).socialMemory) await updateAfterChat(self, other, mind, chat.transcript);
   self.chatCooldownUntil[other.id] = chat.endsAt + CHAT_COOLDOWN_GAME_SECONDS;

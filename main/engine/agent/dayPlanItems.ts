@@ -7,7 +7,9 @@
  * hourly schedule ("go to bed at sunrise", "go to bed at dawn", … as his awake blocks) and
  * stored as a memory that every reflection listed.
  */
+import { planItemKey } from '../prompts/planDaily';
 import { knownVerb, readsAsActivity } from '../prompts/verbPhrase';
+import { endsDangling } from '../prompts/wordLimit';
 import { namesSleep } from './schedule';
 
 /** Most items after the given wake-up item, as the plan prompt asks (3 to 7). */
@@ -15,10 +17,6 @@ const MOST_ITEMS = 7;
 
 /** Where one activity of a run ends: a comma or semicolon, with a joining "and" or "then". */
 const RUN_BREAK = /\s*[,;]\s*(?:(?:and|then)\s+)?/;
-
-/** A last word that leaves the phrase unfinished: the word limit cut the item there. */
-const UNFINISHED =
-  /\b(?:the|a|an|to|at|of|in|on|for|with|and|or|from|into|by|his|her|their|my|your)$/i;
 
 /**
  * `plan` (its first item the given wake-up) with each item that is a run of activities split
@@ -37,8 +35,8 @@ export function oneActivityPerItem(plan: readonly string[]): string[] {
   });
   const seen = new Set<string>();
   const activities = parts.filter((p) => {
-    const key = p.toLowerCase().replace(/[.!?]+$/, '');
-    if (seen.has(key) || UNFINISHED.test(key) || !readsAsActivity(p)) return false;
+    const key = planItemKey(p);
+    if (seen.has(key) || endsDangling(p) || !readsAsActivity(p)) return false;
     seen.add(key);
     return true;
   });

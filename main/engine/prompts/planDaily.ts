@@ -91,10 +91,18 @@ export function planDailyPrompt(
     decode: ({ plan }) => ({
       plan: uniqueBy(
         [wakeItem(input.wakeHour), ...plan.map((p) => p.trim()).filter(readsAsActivity)],
-        (item) => item.toLowerCase().replace(/[‘’]/g, "'").replace(TRAILING_PUNCTUATION, ''),
+        planItemKey,
       ),
     }),
   });
+}
+
+/**
+ * What two plan items the model wrote as one activity share, however capitalised or punctuated
+ * ("…the town's founding years." and "…the town’s founding years").
+ */
+export function planItemKey(item: string): string {
+  return item.toLowerCase().replace(/[‘’]/g, "'").replace(TRAILING_PUNCTUATION, '');
 }
 
 /** The items in order, each dropped whose key an earlier item already had. */

@@ -52,6 +52,15 @@ const TRAILING_PUNCTUATION = /[\s,;:(&/–—-]+$/u;
 /** Punctuation after which a word is complete even when the grammar closed the string. */
 const SENTENCE_END = /[.!?…"')\]]$/u;
 
+/**
+ * Whether `phrase` ends on a word that cannot end one ({@link DANGLING}: "go home to the"): a
+ * phrase the word limit or the model left unfinished.
+ * @example endsDangling('go home to the') // true
+ */
+export function endsDangling(phrase: string): boolean {
+  return DANGLING.has(plain(tokens(phrase).at(-1) ?? ''));
+}
+
 /** The words of `text` as they stand (punctuation stays with its word). */
 function tokens(text: string): string[] {
   return text.split(/\s+/).filter((t) => t !== '');
