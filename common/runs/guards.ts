@@ -157,8 +157,8 @@ export const GUARDS: readonly GuardInfo[] = [
     id: 'planItems',
     cli: 'plan-items',
     label: 'One activity per plan item',
-    does: 'A day-plan item that is a run of activities (“go to the library, study in the morning, …”, each part opening with a verb) becomes those activities; a part the word limit left unfinished (“go home to the”) is dropped, each activity is kept once, and going to bed once, at the end.',
-    why: 'SmolLM2-135M wrote Tobias Mensah’s Willow Bend day plan (seed 45) as seven runs of activities cut off mid-phrase, sixteen of them bedtimes (“go to bed around 10:30, go to bed at night, go to bed at midnight, go to bed around”); his hourly schedule then had “go to bed at sunrise”, “go to bed at dawn” and “go to bed at night” as awake blocks, and the plan, kept for every later day, was listed in each reflection.',
+    does: 'A day-plan item that is a run of activities (“go to the library, study in the morning, …”, each part opening with a verb) becomes those activities; a part the word limit left unfinished (“go home to the”) and an item that is a line of a letter or a remark (“I am going to write to the council”, “and you end it”) are dropped, each activity is kept once, and going to bed once, at the end.',
+    why: 'SmolLM2-135M wrote Tobias Mensah’s Willow Bend day plan (seed 45) as seven runs of activities cut off mid-phrase, sixteen of them bedtimes (“go to bed around 10:30, go to bed at night, go to bed at midnight, go to bed around”); his hourly schedule then had “go to bed at sunrise”, “go to bed at dawn” and “go to bed at night” as awake blocks, and the plan, kept for every later day, was listed in each reflection. In 30 re-asked Willow Bend plans, 8 of 186 items were such lines (“you start to write your letter to the council. You write”, “You can’t miss the cafe.”).',
     paper: 'The day plan is kept as written.',
   },
 ];

@@ -44,4 +44,25 @@ describe('oneActivityPerItem', () => {
       oneActivityPerItem([WAKE, 'go home to the, open the cafe', ...many.slice(1), 'go to bed']),
     ).toEqual([WAKE, ...many.slice(0, 6), 'go to bed']);
   });
+
+  it('drops an item that is a line of a letter or a remark, not an activity', () => {
+    // From SmolLM2-135M's re-asked Willow Bend plans (Delphine Cartwright, seeds 41 and 42).
+    const plan = [
+      WAKE,
+      'write a letter to the council',
+      'I am not happy with the council and I am going',
+      'you start to write your letter to the council. You write',
+      'and you end it',
+      'You can’t miss the cafe.',
+      'dear the town council',
+      'order tea in the evening',
+      'go to bed',
+    ];
+    expect(oneActivityPerItem(plan)).toEqual([
+      WAKE,
+      'write a letter to the council',
+      'order tea in the evening',
+      'go to bed',
+    ]);
+  });
 });

@@ -5,7 +5,10 @@
  * seven items such as "go to bed around 10:30, go to bed at night, go to bed at midnight, go to
  * bed around", sixteen bedtimes in all. The plan is kept for every later day, shown to each
  * hourly schedule ("go to bed at sunrise", "go to bed at dawn", … as his awake blocks) and
- * stored as a memory that every reflection listed.
+ * stored as a memory that every reflection listed. It also wrote lines of a letter or a remark
+ * as plan items ("I am going to write to the council", "you start to write your letter to the
+ * council. You write", "and you end it", "You can’t miss the cafe."): 8 of 186 items in 30
+ * re-asked Willow Bend plans (seeds 40–49).
  */
 import { planItemKey } from '../prompts/planDaily';
 import { knownVerb, readsAsActivity } from '../prompts/verbPhrase';
@@ -15,6 +18,13 @@ import { namesSleep } from './schedule';
 /** Most items after the given wake-up item, as the plan prompt asks (3 to 7). */
 const MOST_ITEMS = 7;
 
+/**
+ * Words an activity never opens with: a person ("I am going to…", "you start to write…"), a
+ * joining word ("and you end it") or a letter's salutation ("dear the town council"). A plan item
+ * opens with its verb ("go to the cafe") or, rarely, a time or place ("in the evening, read").
+ */
+const NOT_AN_OPENING = /^(?:i|i'm|i’m|you|you're|you’re|he|she|we|they|it|and|but|or|so|dear)\b/i;
+
 /** Where one activity of a run ends: a comma or semicolon, with a joining "and" or "then". */
 const RUN_BREAK = /\s*[,;]\s*(?:(?:and|then)\s+)?/;
 
@@ -22,8 +32,8 @@ const RUN_BREAK = /\s*[,;]\s*(?:(?:and|then)\s+)?/;
  * `plan` (its first item the given wake-up) with each item that is a run of activities split
  * into them — only when every part opens with a verb ("go to the library, study in the
  * morning"), so "buy bread, milk and eggs" stays one — parts the word limit left unfinished
- * ("go home to the") dropped, each activity once, and one going to bed, the first written, at the
- * end; at most {@link MOST_ITEMS} after the wake-up item.
+ * ("go home to the") and items that are not activities ({@link NOT_AN_OPENING}) dropped, each
+ * activity once, and one going to bed, the first written, at the end; at most {@link MOST_ITEMS} after the wake-up item.
  * @example oneActivityPerItem(['wake up at 7:00', 'go to bed at 9, go to the cafe, go to bed at 10']) // ['wake up at 7:00', 'go to the cafe', 'go to bed at 9']
  */
 export function oneActivityPerItem(plan: readonly string[]): string[] {
@@ -36,7 +46,9 @@ export function oneActivityPerItem(plan: readonly string[]): string[] {
   const seen = new Set<string>();
   const activities = parts.filter((p) => {
     const key = planItemKey(p);
-    if (seen.has(key) || endsDangling(p) || !readsAsActivity(p)) return false;
+    if (seen.has(key) || endsDangling(p) || !readsAsActivity(p) || NOT_AN_OPENING.test(p)) {
+      return false;
+    }
     seen.add(key);
     return true;
   });

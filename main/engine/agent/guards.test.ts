@@ -488,6 +488,8 @@ describe('small-model guards', () => {
       'go to the library to read the proposal draft, study in the morning, work at The Blue',
       'go to bed around midnight, go to the cafe to eat breakfast, study in the morning and',
       'go to bed around 10:30, go to bed at night, go to bed at midnight, go to bed around',
+      // A line of a letter, as it wrote for Delphine Cartwright (seed 42).
+      'I am going to write to the council',
     ];
     const dayPlan = async (conditions?: ReturnType<typeof without>) => {
       const h = await harness({ 'plan.daily': () => ({ plan: written }) });
@@ -504,6 +506,7 @@ describe('small-model guards', () => {
       'go to the library to read the proposal draft, study',
       'go to bed around midnight, go to the cafe to eat breakfast',
       'go to bed around 10:30, go to bed at night, go',
+      'I am going to write to the council',
     ]);
   });
 
