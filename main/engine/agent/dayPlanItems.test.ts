@@ -45,7 +45,7 @@ describe('oneActivityPerItem', () => {
     ).toEqual([WAKE, ...many.slice(0, 6), 'go to bed']);
   });
 
-  it('drops an item that is a line of a letter or a remark, not an activity', () => {
+  it('drops an item that is a line of a letter, a remark or a word looping, not an activity', () => {
     // From SmolLM2-135M's re-asked Willow Bend plans (Delphine Cartwright, seeds 41 and 42).
     const plan = [
       WAKE,
@@ -55,6 +55,8 @@ describe('oneActivityPerItem', () => {
       'and you end it',
       'You can’t miss the cafe.',
       'dear the town council',
+      // Looping (Tobias Mensah, asked without "until you go to bed", seed 41).
+      'get the last of the last last last last last last last',
       'order tea in the evening',
       'go to bed',
     ];

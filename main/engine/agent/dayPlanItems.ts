@@ -13,6 +13,7 @@
 import { planItemKey } from '../prompts/planDaily';
 import { knownVerb, readsAsActivity } from '../prompts/verbPhrase';
 import { endsDangling } from '../prompts/wordLimit';
+import { inWords } from './inWords';
 import { namesSleep } from './schedule';
 
 /** Most items after the given wake-up item, as the plan prompt asks (3 to 7). */
@@ -32,7 +33,8 @@ const RUN_BREAK = /\s*[,;]\s*(?:(?:and|then)\s+)?/;
  * `plan` (its first item the given wake-up) with each item that is a run of activities split
  * into them — only when every part opens with a verb ("go to the library, study in the
  * morning"), so "buy bread, milk and eggs" stays one — parts the word limit left unfinished
- * ("go home to the") and items that are not activities ({@link NOT_AN_OPENING}) dropped, each
+ * ("go home to the") and items that are not activities ({@link NOT_AN_OPENING}, or a word looping: "get the last of
+ * the last last last") dropped, each
  * activity once, and one going to bed, the first written, at the end; at most {@link MOST_ITEMS} after the wake-up item.
  * @example oneActivityPerItem(['wake up at 7:00', 'go to bed at 9, go to the cafe, go to bed at 10']) // ['wake up at 7:00', 'go to the cafe', 'go to bed at 9']
  */
@@ -46,7 +48,13 @@ export function oneActivityPerItem(plan: readonly string[]): string[] {
   const seen = new Set<string>();
   const activities = parts.filter((p) => {
     const key = planItemKey(p);
-    if (seen.has(key) || endsDangling(p) || !readsAsActivity(p) || NOT_AN_OPENING.test(p)) {
+    if (
+      seen.has(key) ||
+      endsDangling(p) ||
+      !readsAsActivity(p) ||
+      !inWords(p, 2) ||
+      NOT_AN_OPENING.test(p)
+    ) {
       return false;
     }
     seen.add(key);
