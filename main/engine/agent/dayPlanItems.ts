@@ -10,10 +10,13 @@
  * council. You write", "and you end it", "You can’t miss the cafe."): 8 of 186 items in 30
  * re-asked Willow Bend plans (seeds 40–49).
  */
-import { planItemKey } from '../prompts/planDaily';
+import { planDailyPrompt, planItemKey } from '../prompts/planDaily';
 import { knownVerb, readsAsActivity } from '../prompts/verbPhrase';
 import { endsDangling } from '../prompts/wordLimit';
+import { conditionsOf } from './ablation';
+import type { Agent } from './Agent';
 import { inWords } from './inWords';
+import { ask, type Mind } from './mind';
 import { namesSleep } from './schedule';
 
 /** Most items after the given wake-up item, as the plan prompt asks (3 to 7). */
@@ -64,4 +67,36 @@ export function oneActivityPerItem(plan: readonly string[]): string[] {
   const awake = activities.filter((a) => !namesSleep(a));
   const kept = awake.slice(0, bed === undefined ? MOST_ITEMS : MOST_ITEMS - 1);
   return [wake, ...kept, ...(bed === undefined ? [] : [bed])];
+}
+
+/**
+ * Fewest activities besides going to bed a day plan keeps before it is asked for once more:
+ * SmolLM2-135M wrote plans that were bedtimes and little else ("go to bed at 6:00.", "go to bed
+ * early.", "go to bed at dawn.", …), 5 of 30 re-asked Willow Bend plans and 10 of 50 Harrow
+ * Quay ones, which left a day of one activity or none.
+ */
+const FEWEST_ACTIVITIES = 2;
+
+/** Activities of a plan besides waking (its first item) and going to bed. */
+const awakeActivities = (plan: readonly string[]) => plan.slice(1).filter((a) => !namesSleep(a));
+
+/**
+ * The day plan for a new first day (one `plan.daily` call), with the plan-items guard on made
+ * one activity an item ({@link oneActivityPerItem}) and, when that leaves fewer than
+ * {@link FEWEST_ACTIVITIES} besides going to bed, asked once more with another draw: the
+ * question is the one just asked, so the model's cache serves its whole prompt and only the
+ * answer costs. The plan with more activities is kept.
+ */
+export async function askDayPlan(
+  agent: Agent,
+  mind: Mind,
+  input: Parameters<typeof planDailyPrompt>[1],
+): Promise<string[]> {
+  const spec = planDailyPrompt(agent.identity, input);
+  const written = (await ask(mind, agent, spec)).plan;
+  if (!conditionsOf(mind).guards.planItems) return written;
+  const first = oneActivityPerItem(written);
+  if (awakeActivities(first).length >= FEWEST_ACTIVITIES) return first;
+  const again = oneActivityPerItem((await ask(mind, agent, spec, 1)).plan);
+  return awakeActivities(again).length > awakeActivities(first).length ? again : first;
 }

@@ -510,6 +510,27 @@ describe('small-model guards', () => {
     ]);
   });
 
+  it('one activity per plan item: a plan of bedtimes is asked once more, with another draw; off, it is kept', async () => {
+    // As SmolLM2-135M wrote Delphine Cartwright's Willow Bend plan (seed 45), then a plan of days.
+    const bedtimes = ['go to bed at 7:00pm', 'go to bed at midnight', 'go to bed at dawn'];
+    const day = ['open the cafe', 'check the beehives in the garden', 'go to bed early'];
+    const dayPlan = async (conditions?: ReturnType<typeof without>) => {
+      const seeds: number[] = [];
+      const h = await harness({
+        'plan.daily': (req) => {
+          seeds.push(req.seed ?? 0);
+          return { plan: seeds.length === 1 ? bedtimes : day };
+        },
+      });
+      await planNewDay(h.agents.ada, h.mind(0, { conditions }));
+      return { plan: h.agents.ada.dailyPlan.slice(1), seeds };
+    };
+    const on = await dayPlan();
+    expect(on.plan).toEqual(day);
+    expect(new Set(on.seeds).size).toBe(2);
+    expect(await dayPlan(without('planItems'))).toEqual({ plan: bedtimes, seeds: [on.seeds[0]] });
+  });
+
   it('chat thoughts in words: on, a thought that is a name or a word is not stored; off, it is', async () => {
     // As SmolLM2-135M answered after Willow Bend chats (seed 45): Ada's planning thought her
     // partner's name, her memo the field's own name; Bo's both in words.

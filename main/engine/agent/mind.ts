@@ -63,7 +63,12 @@ export interface Mind {
  * this function first awaits, so calls started together keep their order (replay numbers each
  * agent's calls per function in start order).
  */
-export async function ask<T>(mind: Mind, agent: Agent | null, spec: PromptSpec<T>): Promise<T> {
+export async function ask<T>(
+  mind: Mind,
+  agent: Agent | null,
+  spec: PromptSpec<T>,
+  attempt = 0,
+): Promise<T> {
   const { guards } = mind.conditions ?? BASELINE_CONDITIONS;
   const prompt = spec.fit(mind.tokens ?? UNMEASURED_PROFILE, { examples: guards.workedExamples });
   if (prompt.trims.length > 0) {
@@ -81,8 +86,9 @@ export async function ask<T>(mind: Mind, agent: Agent | null, spec: PromptSpec<T
     validator: prompt.validator,
     maxTokens: prompt.maxTokens,
     temperature: prompt.temperature,
-    seed: callSeed(mind.seed, prompt.fn, agent?.id, prompt.messages),
-    cacheKey: prompt.cacheKey,
+    seed: callSeed(mind.seed, prompt.fn, agent?.id, prompt.messages, attempt),
+    // A question asked again is a new draw, not the cached answer.
+    cacheKey: attempt === 0 ? prompt.cacheKey : `${prompt.cacheKey}\u0000${attempt}`,
     ...(guards.drySampling ? {} : { dry: false }),
   });
   if (result.json === undefined) {
@@ -105,9 +111,11 @@ export function callSeed(
   fn: string,
   agentId: string | undefined,
   messages: readonly ChatMessage[],
+  attempt = 0,
 ): number {
   const hash = createHash('sha256');
-  hash.update(JSON.stringify([runSeed, fn, agentId ?? null]));
+  // The first attempt hashes as before attempts existed, so recorded runs draw the same.
+  hash.update(JSON.stringify([runSeed, fn, agentId ?? null, ...(attempt ? [attempt] : [])]));
   for (const m of messages) hash.update(`\u0000${m.role}\u0000${m.content}`);
   // 31 bits: a signed 32-bit seed field (some servers' APIs) holds it too.
   return hash.digest().readUInt32LE(0) >>> 1;

@@ -8,7 +8,7 @@
 import { formatAddress } from '../../../common/scenario/address';
 import { actionPrompt, LOCATION_SEPARATOR, type ActionChoice } from '../prompts/action';
 import { actNowPrompt } from '../prompts/actNow';
-import { keptPlan, planDailyPrompt } from '../prompts/planDaily';
+import { keptPlan } from '../prompts/planDaily';
 import { planDecomposePrompt, SHORTEST_TASK_MINUTES } from '../prompts/planDecompose';
 import { isExampleActivity } from '../prompts/planHourly';
 import { planWakePrompt } from '../prompts/planWake';
@@ -17,7 +17,7 @@ import { clockLabel } from '../sim/Clock';
 import { objectStateOf } from '../world/objectState';
 import { conditionsOf, costLayerOf, plans } from './ablation';
 import type { Agent, CurrentAction, ScheduleBlock, Task } from './Agent';
-import { oneActivityPerItem } from './dayPlanItems';
+import { askDayPlan, oneActivityPerItem } from './dayPlanItems';
 import { reviseForNewDay } from './dayRevision';
 import {
   closeRecording,
@@ -80,13 +80,7 @@ export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
   const written =
     agent.dailyPlan.length > 0
       ? keptPlan(agent.dailyPlan, wakeHour)
-      : (
-          await ask(
-            mind,
-            agent,
-            planDailyPrompt(agent.identity, { date, wakeHour, recentThoughts: thoughts }),
-          )
-        ).plan;
+      : await askDayPlan(agent, mind, { date, wakeHour, recentThoughts: thoughts });
   const plan = conditionsOf(mind).guards.planItems ? oneActivityPerItem(written) : written;
   // With the lifestyle policy on, the new day's schedule is shown yesterday's as the resident's
   // routine (AGA's premise: a resident's days are much alike, so their decompositions can be
