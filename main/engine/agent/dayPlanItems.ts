@@ -36,9 +36,9 @@ const RUN_BREAK = /\s*[,;]\s*(?:(?:and|then)\s+)?/;
  * `plan` (its first item the given wake-up) with each item that is a run of activities split
  * into them — only when every part opens with a verb ("go to the library, study in the
  * morning"), so "buy bread, milk and eggs" stays one — parts the word limit left unfinished
- * ("go home to the") and items that are not activities ({@link NOT_AN_OPENING}, or a word looping: "get the last of
- * the last last last") dropped, each
- * activity once, and one going to bed, the first written, at the end; at most {@link MOST_ITEMS} after the wake-up item.
+ * ("go home to the") and items that are not activities ({@link NOT_AN_OPENING}, or a word
+ * looping: "get the last of the last last last") dropped, each activity once, and one going to
+ * bed, the first written, at the end; at most {@link MOST_ITEMS} after the wake-up item.
  * @example oneActivityPerItem(['wake up at 7:00', 'go to bed at 9, go to the cafe, go to bed at 10']) // ['wake up at 7:00', 'go to the cafe', 'go to bed at 9']
  */
 export function oneActivityPerItem(plan: readonly string[]): string[] {

@@ -61,7 +61,8 @@ export interface Mind {
 /**
  * Sends one prompt for `agent` and returns its validated JSON. The model call starts before
  * this function first awaits, so calls started together keep their order (replay numbers each
- * agent's calls per function in start order).
+ * agent's calls per function in start order). `attempt` above 0 asks the same question for
+ * another draw: its own sampling seed and response-cache key.
  */
 export async function ask<T>(
   mind: Mind,

@@ -77,11 +77,14 @@ export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
   // On later days the day plan stays as it was, as in reverie; the revised status and plan
   // note, and the recent thoughts, reach the day through its hourly schedule. Keyed on the plan
   // itself, not on `agent.day`: a day run with planning off (an ablation) leaves none to keep.
-  const written =
-    agent.dailyPlan.length > 0
-      ? keptPlan(agent.dailyPlan, wakeHour)
-      : await askDayPlan(agent, mind, { date, wakeHour, recentThoughts: thoughts });
-  const plan = conditionsOf(mind).guards.planItems ? oneActivityPerItem(written) : written;
+  // A kept plan is made one activity an item too: a run forked with the guard newly on.
+  const kept = agent.dailyPlan.length > 0 ? keptPlan(agent.dailyPlan, wakeHour) : null;
+  const plan =
+    kept === null
+      ? await askDayPlan(agent, mind, { date, wakeHour, recentThoughts: thoughts })
+      : conditionsOf(mind).guards.planItems
+        ? oneActivityPerItem(kept)
+        : kept;
   // With the lifestyle policy on, the new day's schedule is shown yesterday's as the resident's
   // routine (AGA's premise: a resident's days are much alike, so their decompositions can be
   // reused). Asked without it, a small model samples a new day each morning and yesterday's
