@@ -67,4 +67,22 @@ describe('oneActivityPerItem', () => {
       'go to bed',
     ]);
   });
+
+  it('keeps a nap where it was written: the bedtime is going to bed', () => {
+    // SmolLM2-135M's second draw for Agnes Whitlow (Willow Bend, seed 46).
+    const plan = [
+      WAKE,
+      'go to the library archive',
+      'take a nap at the library archive',
+      'go to bed at 10:00pm',
+      'write a letter to the town council',
+    ];
+    expect(oneActivityPerItem(plan)).toEqual([
+      WAKE,
+      'go to the library archive',
+      'take a nap at the library archive',
+      'write a letter to the town council',
+      'go to bed at 10:00pm',
+    ]);
+  });
 });

@@ -29,6 +29,16 @@ const MOST_ITEMS = 7;
  */
 const NOT_AN_OPENING = /^(?:i|i'm|i’m|you|you're|you’re|he|she|we|they|it|and|but|or|so|dear)\b/i;
 
+/**
+ * A rest in the day, not the night's sleep: "take a nap at the library archive" stays where it
+ * was written (SmolLM2's Agnes Whitlow plan, Willow Bend seed 46, had it before "go to bed at
+ * 10:00pm", which it would otherwise have displaced as the bedtime).
+ */
+const DAYTIME_REST = /\b(?:nap|naps|rest|rests)\b/i;
+
+/** Whether a plan item is the night's sleep ("go to bed at 10", "go to sleep"), not a nap. */
+const goesToBed = (item: string) => namesSleep(item) && !DAYTIME_REST.test(item);
+
 /** Where one activity of a run ends: a comma or semicolon, with a joining "and" or "then". */
 const RUN_BREAK = /\s*[,;]\s*(?:(?:and|then)\s+)?/;
 
@@ -63,8 +73,8 @@ export function oneActivityPerItem(plan: readonly string[]): string[] {
     seen.add(key);
     return true;
   });
-  const bed = activities.find(namesSleep);
-  const awake = activities.filter((a) => !namesSleep(a));
+  const bed = activities.find(goesToBed);
+  const awake = activities.filter((a) => !goesToBed(a));
   const kept = awake.slice(0, bed === undefined ? MOST_ITEMS : MOST_ITEMS - 1);
   return [wake, ...kept, ...(bed === undefined ? [] : [bed])];
 }
@@ -77,8 +87,8 @@ export function oneActivityPerItem(plan: readonly string[]): string[] {
  */
 const FEWEST_ACTIVITIES = 2;
 
-/** Activities of a plan besides waking (its first item) and going to bed. */
-const awakeActivities = (plan: readonly string[]) => plan.slice(1).filter((a) => !namesSleep(a));
+/** Activities of a plan besides waking (its first item) and going to bed (a nap is one). */
+const awakeActivities = (plan: readonly string[]) => plan.slice(1).filter((a) => !goesToBed(a));
 
 /**
  * The day plan for a new first day (one `plan.daily` call), with the plan-items guard on made
