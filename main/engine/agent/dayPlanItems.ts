@@ -15,7 +15,7 @@ import { knownVerb, readsAsActivity } from '../prompts/verbPhrase';
 import { endsDangling } from '../prompts/wordLimit';
 import { conditionsOf } from './ablation';
 import type { Agent } from './Agent';
-import { inWords } from './inWords';
+import { loops } from './inWords';
 import { ask, type Mind } from './mind';
 import { namesSleep } from './schedule';
 
@@ -34,7 +34,7 @@ const NOT_AN_OPENING = /^(?:i|i'm|i’m|you|you're|you’re|he|she|we|they|it|an
  * was written (SmolLM2's Agnes Whitlow plan, Willow Bend seed 46, had it before "go to bed at
  * 10:00pm", which it would otherwise have displaced as the bedtime).
  */
-const DAYTIME_REST = /\b(?:nap|naps|rest|rests)\b/i;
+const DAYTIME_REST = /\b(?:naps?|rests?)\b/i;
 
 /** Whether a plan item is the night's sleep ("go to bed at 10", "go to sleep"), not a nap. */
 const goesToBed = (item: string) => namesSleep(item) && !DAYTIME_REST.test(item);
@@ -65,7 +65,7 @@ export function oneActivityPerItem(plan: readonly string[]): string[] {
       seen.has(key) ||
       endsDangling(p) ||
       !readsAsActivity(p) ||
-      !inWords(p, 2) ||
+      loops(p) ||
       NOT_AN_OPENING.test(p)
     ) {
       return false;
@@ -77,6 +77,14 @@ export function oneActivityPerItem(plan: readonly string[]): string[] {
   const awake = activities.filter((a) => !goesToBed(a));
   const kept = awake.slice(0, bed === undefined ? MOST_ITEMS : MOST_ITEMS - 1);
   return [wake, ...kept, ...(bed === undefined ? [] : [bed])];
+}
+
+/**
+ * A kept day plan one activity an item ({@link oneActivityPerItem}) when the run's plan-items
+ * guard is on: a run forked with the guard newly on gets it too.
+ */
+export function guardedPlan(plan: readonly string[], mind: Mind): string[] {
+  return conditionsOf(mind).guards.planItems ? oneActivityPerItem(plan) : [...plan];
 }
 
 /**

@@ -8,6 +8,9 @@
 /** A word written three times running ("tomorrow, tomorrow tomorrow"): the model looping. */
 const LOOPING = /\b([a-z'’]+)\b(?:[\s,.;:!?]+\1\b){2}/i;
 
+/** Whether `text` has a word written three times running: the model looping. */
+export const loops = (text: string): boolean => LOOPING.test(text);
+
 /** A plain word, with the punctuation that may end it (not a date, a time or a number). */
 const PLAIN = /^[a-z][a-z'’-]*[,.;:!?]?$/i;
 
@@ -20,7 +23,7 @@ const PLAIN = /^[a-z][a-z'’-]*[,.;:!?]?$/i;
  */
 export function inWords(text: string, minWords: number, names: readonly string[] = []): boolean {
   const tokens = text.split(/\s+/).filter(Boolean);
-  if (LOOPING.test(text)) return false;
+  if (loops(text)) return false;
   const nameWords = new Set(names.flatMap((n) => n.toLowerCase().split(/\s+/)));
   const bare = (t: string) => t.toLowerCase().replace(/[^a-z'’-]/g, '');
   if (tokens.filter((t) => !nameWords.has(bare(t))).length < minWords) return false;

@@ -17,7 +17,7 @@ import { clockLabel } from '../sim/Clock';
 import { objectStateOf } from '../world/objectState';
 import { conditionsOf, costLayerOf, plans } from './ablation';
 import type { Agent, CurrentAction, ScheduleBlock, Task } from './Agent';
-import { askDayPlan, oneActivityPerItem } from './dayPlanItems';
+import { askDayPlan, guardedPlan } from './dayPlanItems';
 import { reviseForNewDay } from './dayRevision';
 import {
   closeRecording,
@@ -77,14 +77,10 @@ export async function planNewDay(agent: Agent, mind: Mind): Promise<boolean> {
   // On later days the day plan stays as it was, as in reverie; the revised status and plan
   // note, and the recent thoughts, reach the day through its hourly schedule. Keyed on the plan
   // itself, not on `agent.day`: a day run with planning off (an ablation) leaves none to keep.
-  // A kept plan is made one activity an item too: a run forked with the guard newly on.
-  const kept = agent.dailyPlan.length > 0 ? keptPlan(agent.dailyPlan, wakeHour) : null;
   const plan =
-    kept === null
-      ? await askDayPlan(agent, mind, { date, wakeHour, recentThoughts: thoughts })
-      : conditionsOf(mind).guards.planItems
-        ? oneActivityPerItem(kept)
-        : kept;
+    agent.dailyPlan.length > 0
+      ? guardedPlan(keptPlan(agent.dailyPlan, wakeHour), mind)
+      : await askDayPlan(agent, mind, { date, wakeHour, recentThoughts: thoughts });
   // With the lifestyle policy on, the new day's schedule is shown yesterday's as the resident's
   // routine (AGA's premise: a resident's days are much alike, so their decompositions can be
   // reused). Asked without it, a small model samples a new day each morning and yesterday's
