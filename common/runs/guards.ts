@@ -36,6 +36,7 @@ export const GUARD_IDS = [
   'workedExamples',
   'drySampling',
   'mergeRepeats',
+  'taskRepeats',
   'scheduleVariety',
   'ratingReuse',
   'objectInUse',
@@ -104,6 +105,14 @@ export const GUARDS: readonly GuardInfo[] = [
     does: 'Consecutive schedule blocks or tasks with the same text become one item as long as the run.',
     why: 'SmolLM2-135M wrote “visit the library archives” for two blocks in a row.',
     paper: 'Each item is kept as written.',
+  },
+  {
+    id: 'taskRepeats',
+    cli: 'task-repeats',
+    label: 'Tasks end where they repeat',
+    does: 'A block’s tasks end before the first one, from the third on, that says an earlier task again (the same words, or more than half of its runs of three words); the tasks kept fill the block, and the model stops writing there.',
+    why: 'SmolLM2-135M fills the list of tasks to its limit by writing its first ones again: on two recorded Willow Bend days 121 of 286 tasks came after such a repeat (“write a book about yourself” five times, “make a special,” six times, “take out the last of the eggs”, “… of the bacon”, “… of the toast”), and every task started costs a place choice and a memory.',
+    paper: 'Every task the model writes is laid out.',
   },
   {
     id: 'scheduleVariety',

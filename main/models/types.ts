@@ -55,6 +55,13 @@ export interface CompletionRequest<T = unknown> {
    * guard is off (common/runs/guards.ts). Absent or true: the provider's own setting.
    */
   dry?: boolean;
+  /**
+   * Where the caller has all it will keep of the answer: given the text generated so far, the
+   * whole answer to end with, or undefined to go on. A provider that generates token by token
+   * (llama) stops there and returns that text; one that does not returns its whole answer, of
+   * which the caller keeps the same part, so the two agree.
+   */
+  endsAt?: (text: string) => string | undefined;
 }
 
 /** Token accounting for one call. */

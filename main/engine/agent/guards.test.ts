@@ -18,7 +18,7 @@ import { buildTestScenario } from '../testing/testTown';
 import { townScript } from '../testing/townScript';
 import { rateHeldObservations, remember } from './mind';
 import { NOTICED_SECONDS, observe } from './observe';
-import { planNewDay } from './plan';
+import { decompose, planNewDay } from './plan';
 import { placesFor, PLACES_OFFERED } from './placeRelevance';
 import { maybeReflect } from './reflect';
 import { bedtimeFor, layoutSchedule, layoutTasks } from './schedule';
@@ -180,6 +180,40 @@ describe('small-model guards', () => {
       ['walk home', 30],
     ]);
     expect(layoutTasks(tasks, 600, 60, false).map((t) => t.task)).toEqual(tasks.map((t) => t.task));
+  });
+
+  it('tasks end where they repeat: on, a block ends before a task said again and the model is told where to stop; off, every task is laid out', async () => {
+    // As SmolLM2-135M broke Agnes Whitlow's 165-minute block down (Willow Bend, seed 45).
+    const written = [
+      "write a book about the town's history",
+      'write a book about your own history',
+      'write a book about Willow Bend',
+      ...Array<string>(5).fill('write a book about yourself'),
+    ].map((task) => ({ task, minutes: 15 }));
+    const tasks = async (conditions?: ReturnType<typeof without>) => {
+      const h = await harness({ 'plan.decompose': () => ({ tasks: written }) });
+      const mind = h.mind(0, { conditions });
+      await planNewDay(h.agents.ada, mind);
+      h.model.calls.length = 0;
+      const laid = await decompose(h.agents.ada, mind, 'write a book', 600, 165, '');
+      const [asked] = h.model.callsOf('plan.decompose');
+      return { laid: laid.map((t) => [t.task, t.minutes]), stops: asked.endsAt !== undefined };
+    };
+    expect(await tasks()).toEqual({
+      laid: [
+        ["write a book about the town's history", 55],
+        ['write a book about your own history', 55],
+        ['write a book about Willow Bend', 55],
+      ],
+      stops: true,
+    });
+    const off = await tasks(without('taskRepeats'));
+    expect(off.stops).toBe(false);
+    // The five in a row are merged into one (the merge-repeats guard), and stretched with the rest.
+    expect(off.laid.map(([task]) => task)).toEqual([
+      ...written.slice(0, 3).map((t) => t.task),
+      'write a book about yourself',
+    ]);
   });
 
   it('place shortlist: on, an action is offered the 3 most relevant places; off, every known place', async () => {

@@ -90,6 +90,7 @@ export async function ask<T>(
     seed: callSeed(mind.seed, prompt.fn, agent?.id, prompt.messages, attempt),
     // A question asked again is a new draw, not the cached answer.
     cacheKey: attempt === 0 ? prompt.cacheKey : `${prompt.cacheKey}\u0000${attempt}`,
+    ...(prompt.endsAt ? { endsAt: prompt.endsAt } : {}),
     ...(guards.drySampling ? {} : { dry: false }),
   });
   if (result.json === undefined) {

@@ -315,13 +315,17 @@ export async function decompose(
   const { tasks } = await ask(
     mind,
     agent,
-    planDecomposePrompt(agent.identity, {
-      date: mind.clock.dateLabel(mind.now),
-      activity,
-      startClock: clockLabel(start),
-      minutes,
-      context,
-    }),
+    planDecomposePrompt(
+      agent.identity,
+      {
+        date: mind.clock.dateLabel(mind.now),
+        activity,
+        startClock: clockLabel(start),
+        minutes,
+        context,
+      },
+      { endAtRepeat: conditionsOf(mind).guards.taskRepeats },
+    ),
   );
   const out = layoutTasks(tasks, start, minutes, mergeRepeats);
   if (embedding) startRecording(agent, activity, embedding, day, out, block);

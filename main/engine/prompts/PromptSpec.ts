@@ -56,6 +56,11 @@ export interface FittedPrompt<T> {
    * that fitted back to the numbers of those the caller gave).
    */
   decode(answer: T): T;
+  /**
+   * Where the answer being written has all that `decode` keeps: the whole answer to stop with,
+   * given the text so far, or undefined to go on (types.ts `CompletionRequest.endsAt`).
+   */
+  endsAt?: (text: string) => string | undefined;
   /** Completion budget: the realistic answer at least, the free room of the context at most. */
   maxTokens: number;
   temperature: number;
@@ -93,6 +98,7 @@ export function buildSpec<T>(args: {
   volatile: string | readonly Part[];
   shape: Shape<T> | ((kept: KeptItems) => Shape<T>);
   decode?: (answer: T, kept: KeptItems) => T;
+  endsAt?: (text: string) => string | undefined;
   temperature?: number;
   examples?: readonly Example[];
 }): PromptSpec<T> {
@@ -158,6 +164,7 @@ export function buildSpec<T>(args: {
         schema: shape.json,
         validator: { parse: (value) => shape.zod.parse(value), write: shape.write },
         decode: (answer) => (args.decode ? args.decode(answer, user.kept) : answer),
+        ...(args.endsAt ? { endsAt: args.endsAt } : {}),
         maxTokens: Math.min(size.worst, Math.max(size.realistic, room)),
         temperature,
         cacheKey: createHash('sha256')

@@ -3,6 +3,7 @@
  * recursive decomposition; reverie `generate_task_decomp(persona, act_desp, act_dura)` is
  * asked once per block, for its whole duration, in 5-minute increments). Never asked for sleep.
  */
+import { restatesFrom } from '../agent/restatement';
 import { freeText, type Part } from './budget';
 import { EXAMPLE_RESIDENTS } from './examples';
 import { exampleSystem, residentBrief, type IdentityView } from './identity';
@@ -57,10 +58,16 @@ function question(
   );
 }
 
-/** Builds the decomposition prompt for `activity` over `minutes` starting at `startClock`. */
+/**
+ * Builds the decomposition prompt for `activity` over `minutes` starting at `startClock`.
+ * `endAtRepeat` (the `taskRepeats` guard): the tasks end before the first, from the third on,
+ * that says again what the tasks before it said ({@link untilRepeat}), and a model that writes
+ * token by token stops there ({@link endAtRepeat}).
+ */
 export function planDecomposePrompt(
   who: IdentityView,
   input: { date: string; activity: string; startClock: string; minutes: number; context: string },
+  { endAtRepeat: ends = false }: { endAtRepeat?: boolean } = {},
 ): PromptSpec<{ tasks: DecomposedTask[] }> {
   const volatile: Part[] = [question(who, input)];
   if (input.context) volatile.push('\nContext: ', freeText('context', input.context));
@@ -77,5 +84,57 @@ export function planDecomposePrompt(
     })),
     volatile,
     shape: shapeFor(input.minutes),
+    ...(ends
+      ? { decode: ({ tasks }) => ({ tasks: untilRepeat(tasks) }), endsAt: endAtRepeat }
+      : {}),
   });
+}
+
+/** Tasks always kept, as the grammar asks for at least two. */
+const FIRST_TASKS = 2;
+
+/**
+ * The tasks before the first one, from the third on, that says again what the tasks before it
+ * said (the same words, or more than half of its runs of three words among theirs: restatement.ts
+ * `restatesFrom`); the tasks kept are then stretched over the block (agent/schedule.ts
+ * `layoutTasks`). SmolLM2-135M fills the list to its cap by writing its first tasks again: on two
+ * recorded Willow Bend days (seed 45), 121 of 286 tasks came after such a repeat — "write a book
+ * about yourself" five times after "write a book about your own history", "make a special," six
+ * times, "take out the last of the eggs", "… of the bacon", "… of the toast", … — and each task
+ * started costs an `action` call and a memory.
+ * @example untilRepeat([{ task: 'make tea' }, { task: 'wash cups' }, { task: 'make the tea' }]) // the first two
+ */
+export function untilRepeat<T extends { task: string }>(tasks: readonly T[]): T[] {
+  for (let i = FIRST_TASKS; i < tasks.length; i++) {
+    const said = tasks.slice(0, i).map((t) => t.task);
+    if (restatesFrom(tasks[i].task, said)) return tasks.slice(0, i);
+  }
+  return [...tasks];
+}
+
+/**
+ * Where a decomposition being written has every task {@link untilRepeat} keeps: given the
+ * answer so far, the whole answer to stop with once a task closed repeats the ones before it,
+ * else undefined (go on). Generating the rest would only write tasks that are dropped.
+ * @example endAtRepeat('{"tasks":[["make tea",15],["wash cups",15],["make the tea",15]') // '{"tasks":[["make tea",15],["wash cups",15]]}'
+ */
+export function endAtRepeat(text: string): string | undefined {
+  // The answer up to the last task closed: a token may close a task and open the next ("],[").
+  const closed = text.slice(0, text.lastIndexOf(']') + 1);
+  if (!closed) return undefined;
+  let written: unknown;
+  try {
+    // Closes the list and the object after that task; a "]" in a string, or the list itself
+    // closed, does not parse.
+    written = JSON.parse(`${closed}]}`);
+  } catch {
+    return undefined;
+  }
+  const items = (written as { tasks?: unknown }).tasks;
+  if (!Array.isArray(items) || !items.every((i) => Array.isArray(i) && typeof i[0] === 'string'))
+    return undefined;
+  const kept = untilRepeat(items.map((i: unknown[]) => ({ task: i[0] as string })));
+  return kept.length < items.length
+    ? JSON.stringify({ tasks: items.slice(0, kept.length) })
+    : undefined;
 }

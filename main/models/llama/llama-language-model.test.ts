@@ -111,6 +111,35 @@ describe('llama provider on a generated model', () => {
     expect(result.usage.promptTokens).toBeGreaterThan(20);
   });
 
+  it('stops where the caller has all it keeps (endsAt) and answers with the text it gave', async () => {
+    const listSchema = {
+      type: 'object',
+      properties: {
+        words: { type: 'array', items: { type: 'string', maxLength: 6 }, minItems: 6, maxItems: 6 },
+      },
+      required: ['words'],
+    } as const;
+    const ask = (endsAt?: (text: string) => string | undefined) =>
+      model.complete({
+        ...request('cy', 'Name six things you see.', { maxTokens: 200, seed: 3 }),
+        schema: listSchema,
+        ...(endsAt ? { endsAt } : {}),
+      });
+    const whole = await ask();
+    // Enough once the first word has closed: the answer is that word alone.
+    const first = (text: string) => /"words":\s*\[\s*"((?:[^"\\]|\\.)*)"\s*,/.exec(text)?.[1];
+    const seen: string[] = [];
+    const cut = await ask((text) => {
+      seen.push(text);
+      const word = first(text);
+      return word === undefined ? undefined : JSON.stringify({ words: [word] });
+    });
+    expect(cut.json).toEqual({ words: [(whole.json as { words: string[] }).words[0]] });
+    expect(cut.finishReason).toBe('stop');
+    expect(cut.usage.completionTokens).toBe(seen.length);
+    expect(cut.usage.completionTokens).toBeLessThan(whole.usage.completionTokens);
+  });
+
   it('is deterministic for the same request and seed', async () => {
     const a = await model.complete(request('bo', 'Say something.', { temperature: 0.9, seed: 42 }));
     const b = await model.complete(request('bo', 'Say something.', { temperature: 0.9, seed: 42 }));

@@ -455,6 +455,13 @@ export class LlamaLanguageModel implements LanguageModel {
           finishReason = 'stop';
           break;
         }
+        // The caller keeps no more than this (a decomposition past its first repeated task).
+        const end = request.endsAt?.(text);
+        if (end !== undefined) {
+          text = end;
+          finishReason = 'stop';
+          break;
+        }
         if (generated.length >= request.maxTokens) break;
       }
       if (generated.length < request.maxTokens && finishReason === 'length') finishReason = 'stop'; // end-of-generation token
