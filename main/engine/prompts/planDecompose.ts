@@ -102,7 +102,7 @@ const FIRST_TASKS = 2;
  * about yourself" five times after "write a book about your own history", "make a special," six
  * times, "take out the last of the eggs", "… of the bacon", "… of the toast", … — and each task
  * started costs an `action` call and a memory.
- * @example untilRepeat([{ task: 'make tea' }, { task: 'wash cups' }, { task: 'make the tea' }]) // the first two
+ * @example untilRepeat([{ task: 'make tea' }, { task: 'wash cups' }, { task: 'make tea' }]) // the first two
  */
 export function untilRepeat<T extends { task: string }>(tasks: readonly T[]): T[] {
   for (let i = FIRST_TASKS; i < tasks.length; i++) {
@@ -116,7 +116,7 @@ export function untilRepeat<T extends { task: string }>(tasks: readonly T[]): T[
  * Where a decomposition being written has every task {@link untilRepeat} keeps: given the
  * answer so far, the whole answer to stop with once a task closed repeats the ones before it,
  * else undefined (go on). Generating the rest would only write tasks that are dropped.
- * @example endAtRepeat('{"tasks":[["make tea",15],["wash cups",15],["make the tea",15]') // '{"tasks":[["make tea",15],["wash cups",15]]}'
+ * @example endAtRepeat('{"tasks":[["make tea",15],["wash cups",15],["make tea",15]') // '{"tasks":[["make tea",15],["wash cups",15]]}'
  */
 export function endAtRepeat(text: string): string | undefined {
   // The answer up to the last task closed: a token may close a task and open the next ("],[").
