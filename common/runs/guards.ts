@@ -150,8 +150,8 @@ export const GUARDS: readonly GuardInfo[] = [
     id: 'insightCheck',
     cli: 'insight-check',
     label: 'New insights only',
-    does: 'A reflection’s insight that says again one of the statements it was drawn from, or an insight before it in the same answer (the same words, or more than half of its runs of three words), is not stored.',
-    why: 'Over nine recorded Willow Bend days (three seeds) SmolLM2-135M gave 79 of its 236 insights as one of their statements again (“Agnes is writing a sonnet on a piece of paper”) and 17 as an insight before it in the same answer (“The willow tree in Willow Bend” four times after “A willow tree in Willow Bend”); stored as thoughts, they came back as the next reflection’s statements.',
+    does: 'A reflection’s insight that says again one of the statements it was drawn from, or an insight before it in the same answer (the same words, or more than half of its runs of three words), or that is not in words (a name alone, fewer than three different words, a word looping), is not stored.',
+    why: 'Over nine recorded Willow Bend days (three seeds) SmolLM2-135M gave 79 of its 236 insights as one of their statements again (“Agnes is writing a sonnet on a piece of paper”) and 17 as an insight before it in the same answer (“The willow tree in Willow Bend” four times after “A willow tree in Willow Bend”); stored as thoughts, they came back as the next reflection’s statements. On another day it answered a reflection with “Awesome” four times and “Awesome, awesome, awesst”, which became Agnes Whitlow’s thoughts.',
     paper: 'Every insight the model writes is stored.',
   },
   {

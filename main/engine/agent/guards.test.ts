@@ -486,20 +486,12 @@ describe('small-model guards', () => {
     expect(off.hours.has('Agnes Whitlow')).toBe(true);
   });
 
-  it('new insights only: on, an insight restating a statement or an earlier insight is not stored; off, it is', async () => {
+  it('new insights only: on, an insight restating a statement or an earlier insight, or not in words, is not stored; off, it is', async () => {
     const seen = 'Bo Park is writing a sonnet on a piece of paper';
-    const reflected = async (conditions?: ReturnType<typeof without>) => {
+    const reflected = async (insights: string[], conditions?: ReturnType<typeof without>) => {
       const h = await harness({
         'reflect.insights': () => ({
-          // As SmolLM2-135M answered (session 28, Willow Bend): a statement again, an insight
-          // and the same insight reworded, and two that infer something.
-          insights: [
-            { insight: seen, evidence: [1], importance: 5 },
-            { insight: 'A willow tree in Willow Bend', evidence: [1], importance: 4 },
-            { insight: 'The willow tree in Willow Bend', evidence: [1], importance: 4 },
-            { insight: 'Bo Park wants to become a poet', evidence: [1], importance: 6 },
-            { insight: 'Bo Park is proud of his poems', evidence: [1], importance: 5 },
-          ],
+          insights: insights.map((insight) => ({ insight, evidence: [1], importance: 5 })),
         }),
       });
       const ada = h.agents.ada;
@@ -508,12 +500,35 @@ describe('small-model guards', () => {
       const reflection = await maybeReflect(ada, mind);
       return reflection!.insights.map((i) => i.description);
     };
-    expect(await reflected()).toEqual([
+    // As SmolLM2-135M answered (session 28, Willow Bend): a statement again, an insight and the
+    // same insight reworded, and two that infer something.
+    const restated = [
+      seen,
+      'A willow tree in Willow Bend',
+      'The willow tree in Willow Bend',
+      'Bo Park wants to become a poet',
+      'Bo Park is proud of his poems',
+    ];
+    expect(await reflected(restated)).toEqual([
       'A willow tree in Willow Bend',
       'Bo Park wants to become a poet',
       'Bo Park is proud of his poems',
     ]);
-    expect(await reflected(without('insightCheck'))).toHaveLength(5);
+    expect(await reflected(restated, without('insightCheck'))).toHaveLength(5);
+    // As it answered Agnes Whitlow's reflection on a Willow Bend day (seed 45), a name alone, and
+    // two in words, one short.
+    const notInWords = [
+      'Awesome, awesome, awesst',
+      'Awesome',
+      'Bo Park wants to become a poet',
+      'Bo Park',
+      'Bo Park loves poems',
+    ];
+    expect(await reflected(notInWords)).toEqual([
+      'Bo Park wants to become a poet',
+      'Bo Park loves poems',
+    ]);
+    expect(await reflected(notInWords, without('insightCheck'))).toHaveLength(5);
   });
 
   it('one activity per plan item: on, a run of activities becomes them and going to bed comes once, last; off, kept as written', async () => {

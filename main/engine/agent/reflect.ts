@@ -17,6 +17,7 @@ import type { Agent } from './Agent';
 import { onceEach, type MemoryNode } from './memory';
 import { recallOnFocalPoints } from './focalPoints';
 import { ask, isIdleMemory, remember, type Mind } from './mind';
+import { inWords } from './inWords';
 import { restates } from './restatement';
 
 /**
@@ -95,6 +96,7 @@ export async function maybeReflect(agent: Agent, mind: Mind): Promise<Reflection
     ? newInsights(
         own,
         statements.map((m) => m.description),
+        [agent.name, ...(mind.residents ?? [])],
       )
     : own;
   const drafts = fresh.map((i) => ({
@@ -113,22 +115,38 @@ export async function maybeReflect(agent: Agent, mind: Mind): Promise<Reflection
 }
 
 /**
- * The insights that say something the statements and the insights before them in the answer do
- * not (the `insightCheck` guard): over nine recorded Willow Bend days SmolLM2-135M gave 79 of 236
- * insights as one of their statements again ("Agnes is writing a sonnet on a piece of paper"),
- * and 17 as an earlier insight of the answer ("The willow tree in Willow Bend" four times after
- * "A willow tree in Willow Bend"); stored, these came back as the next reflection's statements.
+ * The insights that are written in words and say something the statements and the insights
+ * before them in the answer do not (the `insightCheck` guard): over nine recorded Willow Bend
+ * days SmolLM2-135M gave 79 of 236 insights as one of their statements again ("Agnes is writing
+ * a sonnet on a piece of paper"), and 17 as an earlier insight of the answer ("The willow tree in
+ * Willow Bend" four times after "A willow tree in Willow Bend"); stored, these came back as the
+ * next reflection's statements. On another day it answered a reflection with "Awesome" four
+ * times, and "Awesome, awesome, awesst", which became Agnes Whitlow's thoughts.
  */
 export function newInsights<T extends { insight: string }>(
   inferred: readonly T[],
   statements: readonly string[],
+  names: readonly string[] = [],
 ): T[] {
   const kept: T[] = [];
   for (const candidate of inferred) {
+    if (!sentenceOfWords(candidate.insight, names)) continue;
     const said = [...statements, ...kept.map((k) => k.insight)];
     if (!said.some((s) => restates(candidate.insight, s))) kept.push(candidate);
   }
   return kept;
+}
+
+/**
+ * Whether `text` is in words: two words besides `names` ({@link inWords}: mostly plain, none
+ * looping), and three different words in all. "Agnes loves history" is; "Awesome", "Awesome,
+ * awesome, awesst" (two words) and "Tobias Mensah Delphine Cartwright" (names alone) are not.
+ * @example sentenceOfWords('Agnes loves history', ['Agnes Whitlow']) // true
+ * @example sentenceOfWords('Awesome, awesome, awesst', []) // false
+ */
+function sentenceOfWords(text: string, names: readonly string[]): boolean {
+  const different = new Set(text.toLowerCase().match(/[\p{L}\p{N}'’-]+/gu) ?? []);
+  return inWords(text, 2, names) && different.size >= 3;
 }
 
 /** The memory-stream row of the agent's newest insight, or -1 before its first reflection. */
