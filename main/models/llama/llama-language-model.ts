@@ -253,6 +253,12 @@ export class LlamaLanguageModel implements LanguageModel {
     parallel: number,
   ) {
     const sequences: ReturnType<LlamaContext['getSequence']>[] = [];
+    // No token predictor: node-llama-cpp's prompt-lookup one (InputLookupTokenPredictor) made
+    // SmolLM2-135M slower on one CPU thread. Its guesses copy the worked examples' answers, and
+    // each wrong guess is evaluated and thrown away: 22 refuted tokens for 7 used in an
+    // `action`-like answer of 20 tokens (1.44–1.68 CPU-s against 1.20–1.58), and 4.6% more
+    // CPU-seconds over the first ten requests of a Willow Bend morning (issue 22, measured side
+    // by side on the same requests).
     for (let i = 0; i < context.totalSequences; i++) sequences.push(context.getSequence());
     this.sharing = prefixSharing(sequences, options.sharePrefixes ?? true);
     this.pool = new SequencePool(
