@@ -18,7 +18,7 @@ import { onceEach, type MemoryNode } from './memory';
 import { recallOnFocalPoints } from './focalPoints';
 import { ask, isIdleMemory, remember, type Mind } from './mind';
 import { inWords } from './inWords';
-import { restates } from './restatement';
+import { restates, wordsOf } from './restatement';
 
 /**
  * Most memories the questions are asked from (ARCHITECTURE §9: the last ~100): those since the
@@ -126,7 +126,7 @@ export async function maybeReflect(agent: Agent, mind: Mind): Promise<Reflection
 export function newInsights<T extends { insight: string }>(
   inferred: readonly T[],
   statements: readonly string[],
-  names: readonly string[] = [],
+  names: readonly string[],
 ): T[] {
   const kept: T[] = [];
   for (const candidate of inferred) {
@@ -145,8 +145,7 @@ export function newInsights<T extends { insight: string }>(
  * @example sentenceOfWords('Awesome, awesome, awesst', []) // false
  */
 function sentenceOfWords(text: string, names: readonly string[]): boolean {
-  const different = new Set(text.toLowerCase().match(/[\p{L}\p{N}'’-]+/gu) ?? []);
-  return inWords(text, 2, names) && different.size >= 3;
+  return inWords(text, 2, names) && new Set(wordsOf(text)).size >= 3;
 }
 
 /** The memory-stream row of the agent's newest insight, or -1 before its first reflection. */

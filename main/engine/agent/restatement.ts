@@ -41,7 +41,8 @@ export function restatesFrom(
   return shared >= minRuns && shared > RESTATE_SHARE * runs.length;
 }
 
-function wordsOf(text: string): string[] {
+/** A text's words, lower-case, punctuation dropped ("Awesome, awesome!" is awesome, awesome). */
+export function wordsOf(text: string): string[] {
   return (
     text
       .toLowerCase()
