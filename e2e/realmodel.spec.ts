@@ -1,10 +1,19 @@
 /**
- * Willow Bend on real, trained models, as a user runs it: the start dialog is pointed at
+ * Willow Bend on real, trained models, as a newcomer runs it: the start dialog is pointed at
  * SmolLM2-135M-Instruct (Q4_1 GGUF) and all-MiniLM-L6-v2 (ONNX folder) with "use a file on
- * disk", the run plays with the studio's default settings until people walk, the inspector shows
- * a daily plan in English, an interview gets an English answer, and the Lab asks the run its
- * interview battery. The README's run-view and Lab screenshots (e2e/screenshots/run.png,
- * lab-smollm2.png) are taken here, from this real-model run, before the words are judged.
+ * disk", and the run starts at the template's own time (07:00, everyone still to plan the day).
+ *
+ * Life from the first second of Play (issue 25): the studio plays on the engine's out-of-order
+ * scheduler, so the first person whose day is planned walks while the model still plans the
+ * others' — and the progress line says for whom the model works and on what. Prints the seconds
+ * from Play to the first tile change (the issue's goal: 30 s) and takes the run view at 1280×720
+ * while planning and at the first move (docs/screenshots/issue-25/).
+ *
+ * Then, on the same run: the inspector shows a daily plan in English, an interview gets an
+ * English answer, and the Lab asks the run its interview battery. The README's run-view and Lab
+ * screenshots (e2e/screenshots/run.png, lab-smollm2.png) are taken here, from this real-model
+ * run, before the words are judged. (One run for both: each start plans three days on SmolLM2,
+ * a minute of CI.)
  *
  * Skips loudly without the models (`npm run models:test`) or the word list (`wamerican`).
  */
@@ -27,17 +36,16 @@ test.describe.configure({ mode: 'serial' });
 /** What the inspector showed in the run of the first test. */
 const seen = { items: [] as string[], answerText: '' };
 
-test('Willow Bend on SmolLM2 and MiniLM in the studio: people walk, the inspector shows a plan, an interview is answered', async ({
+test('Willow Bend on SmolLM2 and MiniLM in the studio: someone walks before all have planned, the inspector shows a plan, an interview is answered', async ({
   page,
 }) => {
   test.setTimeout(960_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
   await openStudio(page);
   await createFromTemplate(page);
 
   const dialog = await startDialogWithModels(page, models!);
   await dialog.getByTestId('start-name').fill('SmolLM2 run');
-  // Late morning: everyone has got up (or is about to) and goes about the day.
-  await dialog.getByTestId('start-time').fill('2024-04-15T10:00');
   await dialog.getByTestId('start-run-submit').click();
   await expect(dialog).toBeHidden({ timeout: 180_000 });
   await expect(page.getByTestId('run-status')).toHaveText('paused');
@@ -45,24 +53,73 @@ test('Willow Bend on SmolLM2 and MiniLM in the studio: people walk, the inspecto
   await expect(map).toHaveAttribute('data-agents', '3');
   const startPositions = await positions(map);
 
-  // Play at full speed until someone has walked.
+  // Play at full speed. What the model does, for whom, while the days are planned.
   await page.getByTestId('run-speed').selectOption('10');
   await page.getByTestId('run-play').click();
-  await expect(page.getByTestId('run-status')).toHaveText('running');
+  const played = Date.now();
+  const activity = page.getByTestId('run-activity');
+  await expect(activity).toContainText(/^(Agnes|Tobias|Delphine): [a-z]/, { timeout: 30_000 });
+  await page.screenshot({ path: 'docs/screenshots/issue-25/run-planning-1280x720.png' });
+  console.log(`progress line while planning: ${await activity.innerText()}`);
+
+  // The map and the progress line as one sample, until someone stands on another tile.
+  let moved: { positions: string; planned: string | null; line: string } | null = null;
   await expect
-    .poll(async () => (await positions(map)) !== startPositions, { timeout: 300_000 })
+    .poll(
+      async () => {
+        const sample = await page.evaluate(() => {
+          const line = document.querySelector('[data-testid="run-activity"]');
+          return {
+            positions:
+              document.querySelector('[data-testid="run-map"]')?.getAttribute('data-positions') ??
+              '',
+            planned: line?.getAttribute('data-planned') ?? null,
+            line: (line as HTMLElement | null)?.innerText ?? '',
+          };
+        });
+        if (sample.positions !== startPositions) moved = sample;
+        return moved !== null;
+      },
+      { timeout: 150_000, intervals: [250] },
+    )
     .toBe(true);
+  const seconds = (Date.now() - played) / 1000;
+  console.log(
+    `first tile change ${seconds.toFixed(1)} s after Play; planned then: ${moved!.planned}; line: ${moved!.line}`,
+  );
+  await page.screenshot({ path: 'docs/screenshots/issue-25/run-first-move-1280x720.png' });
+  // Someone walks while the model still plans another's day.
+  const [done, of] = (moved!.planned ?? '3/3').split('/').map(Number);
+  expect(done, moved!.line).toBeLessThan(of);
+  // The issue's goal is 30 s on an idle machine (SmolLM2, one thread); lock-step took minutes
+  // (about 6 on the machine the issue was measured on). A machine whose CPU runs SmolLM2 2.5 times
+  // slower (96.9 prompt tokens a CPU-second against 255.7) took 83 s alone, more beside a bench.
+  expect(seconds).toBeLessThan(150);
+
   await page.getByTestId('run-pause').click();
   await expect(page.getByTestId('run-status')).toHaveText('paused', { timeout: 180_000 });
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   // The inspector, on someone awake (the first person when all sleep), and an interview.
   await page.getByTestId('run-tab-people').click();
   const people = page.getByTestId('run-person');
   const awake = people.filter({ hasNotText: 'asleep' });
-  await ((await awake.count()) > 0 ? awake : people).first().click();
   const inspector = page.getByTestId('inspector');
-  const name = await inspector.getByTestId('inspector-name').innerText();
   const plan = inspector.getByTestId('inspector-plan').locator('.plan-list li');
+  // The first person whose day is planned (the one who walked has one; others may still wait).
+  const candidates = (await awake.count()) > 0 ? awake : people;
+  for (let i = 0; i < (await candidates.count()); i++) {
+    await candidates.nth(i).click();
+    const planned = await plan
+      .first()
+      .waitFor({ timeout: 5_000 })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (planned) break;
+  }
+  const name = await inspector.getByTestId('inspector-name').innerText();
   await expect(plan.first()).toBeVisible();
   const items = await plan.allInnerTexts();
   const planText = items.join('\n');

@@ -20,6 +20,14 @@ function run(title, cmd, args, extraEnv = {}) {
   return r.status === 0;
 }
 
+/** [name, ok, seconds]: the closing lines say how long each stage took, so CI shows where time went. */
+const stages = [];
+function stage(name, ...runArgs) {
+  const started = performance.now();
+  const ok = run(...runArgs);
+  stages.push([name, ok, Math.round((performance.now() - started) / 1000)]);
+}
+
 function readJson(file) {
   try {
     return JSON.parse(readFileSync(file, 'utf8'));
@@ -28,28 +36,21 @@ function readJson(file) {
   }
 }
 
-const stages = [];
-stages.push(['typecheck', run('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'])]);
-stages.push(['lint', run('lint', 'npx', ['eslint', '.'])]);
-stages.push(['format', run('format', 'npx', ['prettier', '--check', '.'])]);
-stages.push([
-  'electron security',
-  run('electron security lint (electronegativity, offline)', 'node', [
-    'scripts/electron-security.mjs',
-  ]),
+stage('typecheck', 'typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
+stage('lint', 'lint', 'npx', ['eslint', '.']);
+stage('format', 'format', 'npx', ['prettier', '--check', '.']);
+stage('electron security', 'electron security lint (electronegativity, offline)', 'node', [
+  'scripts/electron-security.mjs',
 ]);
 
 const unitJson = `${results}/unit.json`;
 rmSync(unitJson, { force: true });
-stages.push([
-  'unit',
-  run('unit tests', 'npx', [
-    'vitest',
-    'run',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile=${unitJson}`,
-  ]),
+stage('unit', 'unit tests', 'npx', [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile=${unitJson}`,
 ]);
 const unit = readJson(unitJson);
 let passed = unit?.numPassedTests ?? 0;
@@ -57,12 +58,9 @@ let failed = unit ? unit.numFailedTests : 1;
 
 const e2eJson = `${results}/e2e.json`;
 rmSync(e2eJson, { force: true });
-stages.push([
-  'e2e',
-  run('e2e (web mode, Chromium)', 'npx', ['playwright', 'test', '--reporter=list,json'], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson,
-  }),
-]);
+stage('e2e', 'e2e (web mode, Chromium)', 'npx', ['playwright', 'test', '--reporter=list,json'], {
+  PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson,
+});
 const e2e = existsSync(e2eJson) ? readJson(e2eJson) : null;
 if (e2e?.stats) {
   passed += e2e.stats.expected ?? 0;
@@ -110,7 +108,9 @@ function firstLine(messages) {
 const broken = stages.filter(([, ok]) => !ok).map(([name]) => name);
 if (failures.length > 0)
   console.log(`\nfailed tests:\n${failures.map((f) => `  ✗ ${f}`).join('\n')}`);
-console.log(`\nstages: ${stages.map(([n, ok]) => `${n} ${ok ? 'ok' : 'FAILED'}`).join(', ')}`);
+console.log(
+  `\nstages: ${stages.map(([n, ok, s]) => `${n} ${ok ? 'ok' : 'FAILED'} (${s} s)`).join(', ')}`,
+);
 if (e2e?.stats?.skipped)
   console.log(`(${e2e.stats.skipped} e2e tests skipped; see their reasons above)`);
 console.log(`${passed} passed, ${failed} failed`);

@@ -29,7 +29,7 @@ export function round(value: number, digits = 3): number {
 
 /** The generated models every LLM bench runs on, with a short label for bench names. */
 export const BENCH_LLMS: Array<{ label: string; options: TinyLlamaOptions }> = [
-  { label: '64d2l', options: TINY_TEST_MODEL },
+  { label: '32d1l', options: TINY_TEST_MODEL },
   { label: '512d8l', options: BENCH_MODEL },
 ];
 
