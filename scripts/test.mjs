@@ -14,18 +14,14 @@ const results = 'test-report';
 mkdirSync(results, { recursive: true });
 const env = { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' };
 
-function run(title, cmd, args, extraEnv = {}) {
-  console.log(`\n━━ ${title} ━━ ${cmd} ${args.join(' ')}`);
-  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...env, ...extraEnv } });
-  return r.status === 0;
-}
-
 /** [name, ok, seconds]: the closing lines say how long each stage took, so CI shows where time went. */
 const stages = [];
-function stage(name, ...runArgs) {
+/** Runs one stage under its heading (`title`, the stage's name unless given) and records it. */
+function stage(name, cmd, args, { title = name, extraEnv = {} } = {}) {
+  console.log(`\n━━ ${title} ━━ ${cmd} ${args.join(' ')}`);
   const started = performance.now();
-  const ok = run(...runArgs);
-  stages.push([name, ok, Math.round((performance.now() - started) / 1000)]);
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...env, ...extraEnv } });
+  stages.push([name, r.status === 0, Math.round((performance.now() - started) / 1000)]);
 }
 
 function readJson(file) {
@@ -36,30 +32,32 @@ function readJson(file) {
   }
 }
 
-stage('typecheck', 'typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
-stage('lint', 'lint', 'npx', ['eslint', '.']);
-stage('format', 'format', 'npx', ['prettier', '--check', '.']);
-stage('electron security', 'electron security lint (electronegativity, offline)', 'node', [
-  'scripts/electron-security.mjs',
-]);
+stage('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
+stage('lint', 'npx', ['eslint', '.']);
+stage('format', 'npx', ['prettier', '--check', '.']);
+stage('electron security', 'node', ['scripts/electron-security.mjs'], {
+  title: 'electron security lint (electronegativity, offline)',
+});
 
 const unitJson = `${results}/unit.json`;
 rmSync(unitJson, { force: true });
-stage('unit', 'unit tests', 'npx', [
-  'vitest',
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile=${unitJson}`,
-]);
+stage(
+  'unit',
+  'npx',
+  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${unitJson}`],
+  {
+    title: 'unit tests',
+  },
+);
 const unit = readJson(unitJson);
 let passed = unit?.numPassedTests ?? 0;
 let failed = unit ? unit.numFailedTests : 1;
 
 const e2eJson = `${results}/e2e.json`;
 rmSync(e2eJson, { force: true });
-stage('e2e', 'e2e (web mode, Chromium)', 'npx', ['playwright', 'test', '--reporter=list,json'], {
-  PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson,
+stage('e2e', 'npx', ['playwright', 'test', '--reporter=list,json'], {
+  title: 'e2e (web mode, Chromium)',
+  extraEnv: { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson },
 });
 const e2e = existsSync(e2eJson) ? readJson(e2eJson) : null;
 if (e2e?.stats) {

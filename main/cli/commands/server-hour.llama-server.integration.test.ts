@@ -2,9 +2,9 @@
  * `simulacra run --model-url` on the real llama.cpp server (built by `npm run models:test` from
  * llama-cpp-python's vendored tree) serving SmolLM2-135M-Instruct with 4 slots: Willow Bend's
  * first quarter hour from 07:00, as a user would run it against their own server. Every resident
- * plans their day in the first step (wake hour, day plan, hourly schedule, the first block's
- * tasks), so the quarter holds all the planning this test judges, and the actions and ratings
- * of the first tasks; a whole hour added 2 minutes of walking and rating to the suite.
+ * is asked their wake hour, day plan and hourly schedule in the first step (the first block's
+ * tasks once they are up), so the quarter holds all the planning this test judges, and the
+ * actions and ratings of the first tasks; a whole hour added 2 minutes of walking and rating.
  *
  * What a user would check: every call is answered, and the residents plan varied days. Over
  * HTTP without repetition control (issue #24) SmolLM2 wrote Agnes's hourly schedule as one
