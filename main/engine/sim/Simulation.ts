@@ -33,7 +33,7 @@ import path from 'node:path';
 import { seedClauses } from '../../../common/scenario/seed';
 import type { Scenario } from '../../../common/scenario/schema';
 import type { RunConditions } from '../../../common/runs/conditions';
-import type { Embedder } from '../../models/types';
+import type { Embedder, LanguageModel } from '../../models/types';
 import type { Agent } from '../agent/Agent';
 import type { Conversation } from '../agent/converse';
 import { interview } from '../agent/interview';
@@ -257,18 +257,19 @@ export class Simulation {
    * Re-executes a whole recorded run in `newRunDir`, answering every model call from the
    * original's log (main/models/replay.ts; a request that differs is an error) and re-applying
    * its interventions at the same steps. Returns the replayed simulation after as many steps
-   * as the original logged.
+   * as the original logged. `watch` wraps the answering model (a bench keeps the requests).
    */
   static async replay(
     fromRunDir: string,
     newRunDir: string,
     embedder: Embedder,
+    watch: (model: LanguageModel) => LanguageModel = (model) => model,
   ): Promise<Simulation> {
     const recorded = readRecordedRun(fromRunDir);
     const sim = await Simulation.create(
       recorded.scenario,
       newRunDir,
-      { model: recorded.model, embedder },
+      { model: watch(recorded.model), embedder },
       { ...recorded.info, initialPolicies: recorded.initialPolicies },
     );
     for (const [step, list] of recorded.script) sim.script.set(step, list);

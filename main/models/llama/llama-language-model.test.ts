@@ -101,6 +101,23 @@ describe('llama provider on a generated model', () => {
     }
   });
 
+  it('feeds the model the keys and quotes the schema forces instead of sampling them', async () => {
+    const schema = { ...actionSchema, additionalProperties: false } as const;
+    const before = model.forcedCompletionTokens;
+    const result = await model.complete({
+      ...request('agent-forced', 'Where do you go next?', { maxTokens: 120, temperature: 0 }),
+      schema,
+      validator: actionValidator,
+    });
+    expect(actionValidator.parse(JSON.parse(result.text))).toEqual(result.json);
+    const forced = model.forcedCompletionTokens - before;
+    // At least `{"sector":"`, `","emoji":"` and `,"busy":` (this model spells them in bytes);
+    // the values are the model's own.
+    const keys = model.tokenizer.count('{"sector":"' + '","emoji":"' + ',"busy":');
+    expect(forced).toBeGreaterThanOrEqual(keys);
+    expect(forced).toBeLessThan(result.usage.completionTokens);
+  });
+
   it('returns plain ASCII text without a schema and stops at maxTokens', async () => {
     const result = await model.complete(
       request('ada', 'Describe your morning.', { maxTokens: 20 }),

@@ -10,7 +10,6 @@
 import os from 'node:os';
 import {
   InsufficientMemoryError,
-  isLlamaText,
   LlamaGrammarEvaluationState,
   TokenBias,
   type Llama,
@@ -34,6 +33,8 @@ import type {
 import { LruCache } from '../lru-cache.ts';
 import { inspectGguf, type GgufSummary } from './gguf-inspect.ts';
 import { getLlamaRuntime, type GpuMode } from './llama-runtime.ts';
+import { ForcedTokens } from './forced-tokens.ts';
+import { compactJsonGrammar, grammarStopStrings, isCompleteJsonContainer } from './json-grammar.ts';
 import { PromptRenderer } from './prompt-renderer.ts';
 import {
   AUTO_MEMORY_SHARE,
@@ -102,6 +103,12 @@ export interface LlamaModelOptions {
   dryStrength?: number;
   /** Bytes of memory available for the model; defaults to `os.freemem()`. Injectable for tests. */
   availableMemoryBytes?: () => number;
+  /**
+   * Feed what a request's JSON schema forces (keys, punctuation, the rest of the one enum value
+   * a prefix leaves) as prompt tokens instead of decoding them one at a time (default true;
+   * forced-tokens.ts). False is the bench baseline.
+   */
+  forceSchemaTokens?: boolean;
 }
 
 /** What was loaded and how. */
@@ -240,6 +247,7 @@ export class LlamaLanguageModel implements LanguageModel {
    */
   private readonly grammars = new LruCache<string, Promise<LlamaGrammar>>(GRAMMAR_CACHE_SIZE);
   private readonly tokenBias: TokenBias | undefined;
+  private forced = 0;
   private disposed = false;
 
   /** @internal use {@link createLlamaLanguageModel}. */
@@ -299,6 +307,14 @@ export class LlamaLanguageModel implements LanguageModel {
   /** Prompt tokens served by copying another sequence's cache (shared-prefix.ts). */
   get copiedPromptTokens(): number {
     return this.sharing?.copiedTokens ?? 0;
+  }
+
+  /**
+   * Completion tokens fed to the model as the schema forced them (forced-tokens.ts) rather
+   * than sampled, over all requests so far.
+   */
+  get forcedCompletionTokens(): number {
+    return this.forced;
   }
 
   /** Requests waiting for a free sequence right now. */
@@ -434,36 +450,53 @@ export class LlamaLanguageModel implements LanguageModel {
     const generated: Token[] = [];
     let text = '';
     let finishReason: FinishReason = 'length';
+    const grammarState = grammar
+      ? new LlamaGrammarEvaluationState({ model: this.model, grammar })
+      : undefined;
+    const forcing =
+      grammarState && request.schema && (this.options.forceSchemaTokens ?? true)
+        ? ForcedTokens.of(this.llama, this.model, request.schema, grammarState)
+        : undefined;
     const iterator = sequence.evaluate(tokens.slice(cachedTokens), {
       temperature: request.temperature,
       seed: request.seed ?? this.options.defaultSeed ?? 0,
-      grammarEvaluationState: grammar
-        ? new LlamaGrammarEvaluationState({ model: this.model, grammar })
-        : undefined,
+      grammarEvaluationState: grammarState,
       tokenBias: this.tokenBias,
       ...drySampling(this.options.dryStrength ?? DEFAULT_DRY_STRENGTH, request),
     });
+    /** The answer once `text` ends it (a stop string, a closed JSON value, `endsAt`), else null. */
+    const ended = (text: string): string | null => {
+      const stop = stops.find((s) => text.endsWith(s));
+      if (stop !== undefined) return text.slice(0, -stop.length);
+      // Grammar output is finished once the top-level object/array closes; the grammar would
+      // otherwise make the model emit its trailing newlines first.
+      if (grammar && isCompleteJsonContainer(text)) return text;
+      // The caller keeps no more than this (a decomposition past its first repeated task).
+      return request.endsAt?.(text) ?? null;
+    };
     try {
-      for await (const token of iterator) {
+      // What the next evaluation feeds the model: the sampled token, and after it the tokens
+      // the schema forces (forced-tokens.ts); undefined feeds the sampled token alone.
+      let next: Token[] | undefined;
+      for (;;) {
+        const step = await iterator.next(next);
+        if (step.done) break;
+        next = undefined;
         evaluated();
         if (request.signal?.aborted) throw new ModelAbortError(what, request.signal.reason);
-        generated.push(token);
+        generated.push(step.value);
         text = this.model.detokenize(generated);
-        const stop = stops.find((s) => text.endsWith(s));
-        if (stop !== undefined) {
-          text = text.slice(0, -stop.length);
-          finishReason = 'stop';
-          break;
+        let end = ended(text);
+        const forced =
+          end === null && forcing ? forcing.take(text, request.maxTokens - generated.length) : [];
+        if (forced.length) {
+          this.forced += forced.length;
+          generated.push(...forced);
+          text = this.model.detokenize(generated);
+          end = ended(text);
+          next = [step.value, ...forced];
         }
-        // Grammar output is finished once the top-level object/array closes; the grammar would
-        // otherwise make the model emit its trailing newlines first.
-        if (grammar && isCompleteJsonContainer(text)) {
-          finishReason = 'stop';
-          break;
-        }
-        // The caller keeps no more than this (a decomposition past its first repeated task).
-        const end = request.endsAt?.(text);
-        if (end !== undefined) {
+        if (end !== null) {
           text = end;
           finishReason = 'stop';
           break;
@@ -478,6 +511,10 @@ export class LlamaLanguageModel implements LanguageModel {
           cause: error,
         });
       throw error;
+    } finally {
+      // Ends node-llama-cpp's evaluation (a `for await` loop would on break); the error that
+      // got here, if any, is the one to report.
+      await iterator.return(undefined).catch(() => undefined);
     }
     return {
       text: grammar ? text.trim() : text,
@@ -569,48 +606,6 @@ const DRY_LAST_TOKENS = 256;
 
 /** Grammars kept compiled (each is small; compiling one takes milliseconds). */
 const GRAMMAR_CACHE_SIZE = 64;
-
-function grammarStopStrings(grammar: LlamaGrammar): string[] {
-  return grammar.stopGenerationTriggers.flatMap((trigger) => {
-    const values: readonly unknown[] =
-      typeof trigger === 'string'
-        ? [trigger]
-        : isLlamaText(trigger)
-          ? trigger.values
-          : (trigger as readonly unknown[]);
-    return values.every((v) => typeof v === 'string') ? [values.join('')] : [];
-  });
-}
-
-/**
- * A node-llama-cpp JSON grammar (GBNF) whose whitespace rules allow at most one space: their
- * definitions (`whitespace-…` and `comma-whitespace-…`, which allow a line break and indent) are
- * rewritten; everything else is kept. A grammar naming its rules otherwise comes back unchanged,
- * so a later node-llama-cpp can cost tokens here, never correctness.
- */
-function compactJsonGrammar(gbnf: string): string {
-  return gbnf
-    .split('\n')
-    .map((line) => {
-      const rule = /^((comma-)?whitespace-[\w-]*) ::= /.exec(line);
-      if (!rule) return line;
-      return `${rule[1]} ::= ${rule[2] ? '"," ' : ''}[ ]?`;
-    })
-    .join('\n');
-}
-
-function isCompleteJsonContainer(text: string): boolean {
-  const trimmed = text.trim();
-  const first = trimmed[0];
-  const last = trimmed[trimmed.length - 1];
-  if (!((first === '{' && last === '}') || (first === '[' && last === ']'))) return false;
-  try {
-    JSON.parse(trimmed);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Bias that forbids every token decoding to an incomplete UTF-8 sequence (U+FFFD). */
 function buildIncompleteUtf8Bias(model: LlamaModel): TokenBias {
