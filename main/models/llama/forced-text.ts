@@ -1,16 +1,16 @@
 /**
  * What a JSON schema forces next after a partial answer: the keys, quotes, commas and brackets
  * the grammar leaves no choice about, and the rest of an enum value once what was written
- * leaves one. `forced-tokens.ts` hands these to node-llama-cpp as predictions, so they are
- * evaluated in one batch (a prompt token's cost) instead of one decode each.
+ * leaves one. `forced-tokens.ts` feeds these to the model as prompt tokens (one batch, no
+ * logits) instead of decoding them one at a time.
  *
  * The schemas are those main/engine/prompts/jsonSchema.ts writes: objects with every key
- * required, in order; arrays with `items` or `prefixItems` and item counts; `enum`s of strings
- * or integers; strings with a length range; booleans. Whitespace is never predicted (the grammar
- * allows one space at each gap: the model decides, and a space it writes is skipped here).
- * Anything else, or text that does not follow the schema, predicts nothing: a prediction is
- * only ever a saving, never an answer (node-llama-cpp checks each predicted token against the
- * grammar and keeps it only when the model samples it).
+ * required, in order, and no others; arrays with `items` or `prefixItems` and item counts;
+ * `enum`s of strings or integers; strings with a length range; booleans. Whitespace is never
+ * forced (the grammar allows one space at each gap: the model decides, and a space it writes is
+ * read past). Any other schema, or text that does not follow the schema, forces nothing; and
+ * forced-tokens.ts checks every forced token against the grammar itself, so a disagreement
+ * between the two can only cost decoding, never an answer the grammar would refuse.
  */
 import type { JsonSchema } from '../types.ts';
 

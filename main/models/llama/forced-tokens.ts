@@ -74,8 +74,12 @@ export class ForcedTokens {
     if (room < 1) return [];
     const text = untilChoice(forcedText(this.schema, written));
     if (!text) return [];
+    const tokens = this.model.tokenize(text, false);
+    // A tokenizer that adds a space before a text (SentencePiece's dummy prefix) would feed
+    // more than the schema forces: then nothing is forced.
+    if (this.model.detokenize(tokens) !== text) return [];
     const taken: Token[] = [];
-    for (const token of this.model.tokenize(text, false).slice(0, room)) {
+    for (const token of tokens.slice(0, room)) {
       if (!this.calls.canBeNextTokenForGrammarEvaluationState(this.state, token)) break;
       this.calls.acceptGrammarEvaluationStateToken(this.state, token);
       taken.push(token);
