@@ -137,10 +137,7 @@ class Parser {
           const part = top.parts[top.index];
           if (!part) return null;
           if ('text' in part) return part.text[top.offset];
-          const child = frameOf(part.schema);
-          if (!child) return null;
-          top.index++;
-          this.stack.push(child);
+          if (!this.openPart(top, part.schema)) return null;
           continue;
         }
         case 'array':
@@ -202,10 +199,7 @@ class Parser {
             return c === ' '; // a gap the grammar allows (after "{", ",", before "}", "]")
           }
           if (c === ' ') return true;
-          const child = frameOf(part.schema);
-          if (!child) return false;
-          top.index++;
-          this.stack.push(child);
+          if (!this.openPart(top, part.schema)) return false;
           continue;
         }
         case 'array':
@@ -229,6 +223,15 @@ class Parser {
           continue;
       }
     }
+  }
+
+  /** Starts the value `schema` of `sequence`; false for a schema this module does not know. */
+  private openPart(sequence: Extract<Frame, { kind: 'sequence' }>, schema: JsonSchema): boolean {
+    const child = frameOf(schema);
+    if (!child) return false;
+    sequence.index++;
+    this.stack.push(child);
+    return true;
   }
 
   /** Starts the next item of `array`; false for an item schema this module does not know. */
