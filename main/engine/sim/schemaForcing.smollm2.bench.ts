@@ -11,7 +11,7 @@
  * The requests, schemas included, are what the engine asks when it replays the run from its log
  * (the log keeps messages, not schemas). Without a run folder the bench first records Willow
  * Bend from 07:00 for `hours` game hours (3 by default: the day's planning and a morning of
- * actions, ratings and chats) on the product's defaults. About 10 minutes on 2 cores.
+ * actions, ratings and chats) on the product's defaults. About 20 minutes on one core.
  * Run: npx tsx main/engine/sim/schemaForcing.smollm2.bench.ts [run-dir] [--hours N]
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
