@@ -464,15 +464,15 @@ export class LlamaLanguageModel implements LanguageModel {
       tokenBias: this.tokenBias,
       ...drySampling(this.options.dryStrength ?? DEFAULT_DRY_STRENGTH, request),
     });
-    /** The answer once `text` ends it (a stop string, a closed JSON value, `endsAt`), else null. */
-    const ended = (text: string): string | null => {
-      const stop = stops.find((s) => text.endsWith(s));
-      if (stop !== undefined) return text.slice(0, -stop.length);
+    /** The answer once `written` ends it (a stop string, a closed JSON value, `endsAt`), else null. */
+    const ended = (written: string): string | null => {
+      const stop = stops.find((s) => written.endsWith(s));
+      if (stop !== undefined) return written.slice(0, -stop.length);
       // Grammar output is finished once the top-level object/array closes; the grammar would
       // otherwise make the model emit its trailing newlines first.
-      if (grammar && isCompleteJsonContainer(text)) return text;
+      if (grammar && isCompleteJsonContainer(written)) return written;
       // The caller keeps no more than this (a decomposition past its first repeated task).
-      return request.endsAt?.(text) ?? null;
+      return request.endsAt?.(written) ?? null;
     };
     try {
       // What the next evaluation feeds the model: the sampled token, and after it the tokens
