@@ -16,7 +16,9 @@
  *     twice one after 20; ModelLimit.context), so the gap is what batching, sampling and
  *     scheduling add;
  *   - run.tokens_per_agent_day@willow-bend — evaluated (uncached) prompt tokens and generated
- *     tokens per agent-day, in all and per cognitive function;
+ *     tokens per agent-day, in all and per cognitive function, and `forcedGeneratedTokens`: of
+ *     the generated ones, those the answers' schemas forced, which the model took as prompt
+ *     tokens (models/llama/forced-tokens.ts; `predicted` above prices them as decoded);
  *   - llm.kv_share@willow-bend — the share of prompt tokens the KV cache served over that day;
  *   - run.model_cpu_per_game_hour@harrow-quay — 25 residents: the 07:00 hour (everyone plans
  *     their day) and the 08:00 hour after it (a typical hour of walking, chatting and
@@ -256,6 +258,7 @@ async function willowBendDay(
     value: Math.round(figures.tokens),
     unit: 'evaluated prompt + generated tokens per agent-day',
     ...tokensPerAgentDay(ledger, agents),
+    forcedGeneratedTokens: Math.round(llm.forcedCompletionTokens / agents),
     ...common,
   });
   reportBench({
