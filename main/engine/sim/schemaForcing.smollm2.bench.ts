@@ -14,7 +14,7 @@
  * actions, ratings and chats) on the product's defaults. About 20 minutes on one core.
  * Run: npx tsx main/engine/sim/schemaForcing.smollm2.bench.ts [run-dir] [--hours N]
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,6 +22,7 @@ import { reportBench, wholeNumberFlag } from '../../../common/bench';
 import { townConditions } from '../../../common/runs/conditions';
 import { createLlamaLanguageModel } from '../../models/llama/llama-language-model';
 import { cpuSeconds } from '../../models/testing/modelLimit';
+import { requestsByStep } from '../../models/testing/replay-requests';
 import { realTestModels } from '../../models/testing/test-models';
 import { createTransformersEmbedder } from '../../models/transformers/transformers-embedder';
 import type {
@@ -70,11 +71,9 @@ async function recordWillowBend(modelPath: string, embedder: Embedder): Promise<
  */
 async function requestsOf(runDir: string, embedder: Embedder) {
   const stepOf = new Map<string, number>();
-  for (const line of readFileSync(path.join(runDir, LOG_FILE), 'utf8').split('\n')) {
-    if (!line.startsWith('{"type":"llm"')) continue;
-    const call = JSON.parse(line) as { fn: string; agentId?: string; seq: number; step: number };
-    stepOf.set(`${call.fn}|${call.agentId ?? ''}|${call.seq}`, call.step);
-  }
+  requestsByStep(path.join(runDir, LOG_FILE)).forEach((step, i) => {
+    for (const call of step) stepOf.set(`${call.fn}|${call.agentId ?? ''}|${call.seq}`, i);
+  });
   const calls = new Map<string, number>();
   const bySteps = new Map<number, CompletionRequest<unknown>[]>();
   const keep = (inner: LanguageModel): LanguageModel => ({

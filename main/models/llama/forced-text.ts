@@ -43,7 +43,8 @@ export function forcedText(
 
 const ANY: AfterForced = { word: true, punctuation: true };
 const NOTHING: AfterForced = { word: false, punctuation: false };
-const isWordChar = (c: string) => /[\p{L}\p{N}]/u.test(c);
+/** A letter or digit: what the tokenizer keeps apart from punctuation. */
+export const isWordChar = (c: string) => /[\p{L}\p{N}]/u.test(c);
 
 /** The kinds of the characters in `chars`. */
 function kindsOf(chars: readonly string[]): AfterForced {

@@ -11,7 +11,7 @@
  */
 import type { Llama, LlamaGrammarEvaluationState, LlamaModel, Token } from 'node-llama-cpp';
 import type { JsonSchema } from '../types.ts';
-import { forcedText } from './forced-text.ts';
+import { forcedText, isWordChar } from './forced-text.ts';
 
 /** node-llama-cpp's internal grammar-state calls (LlamaSampler uses them). */
 interface GrammarCalls {
@@ -31,7 +31,7 @@ export function untilChoice({ text, after }: ReturnType<typeof forcedText>): str
   if (kept !== text) return kept;
   const last = text.at(-1);
   if (last === undefined) return text;
-  if (/[\p{L}\p{N}]/u.test(last)) return after.word ? text.replace(/\s*[\p{L}\p{N}]+$/u, '') : text;
+  if (isWordChar(last)) return after.word ? text.replace(/\s*[\p{L}\p{N}]+$/u, '') : text;
   return after.punctuation ? text.replace(/\s*[^\s\p{L}\p{N}]+$/u, '') : text;
 }
 

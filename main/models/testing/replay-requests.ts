@@ -16,6 +16,8 @@ import type { ChatMessage } from '../types.ts';
 export interface LoggedRequest {
   fn: string;
   agentId?: string;
+  /** Its number among the run's calls of the same function and agent (replay.ts `seq`). */
+  seq: number;
   messages: ChatMessage[];
 }
 
@@ -26,7 +28,7 @@ export function requestsByStep(eventsFile: string): LoggedRequest[][] {
     if (!line.startsWith('{"type":"llm"')) continue;
     const e = JSON.parse(line) as LoggedRequest & { step: number };
     const group = byStep.get(e.step) ?? [];
-    group.push({ fn: e.fn, agentId: e.agentId, messages: e.messages });
+    group.push({ fn: e.fn, agentId: e.agentId, seq: e.seq, messages: e.messages });
     byStep.set(e.step, group);
   }
   return [...byStep.values()];
